@@ -1,0 +1,142 @@
+/* gorc plugin: print the records of a function, and the module note.
+
+   Runs right after final, when every label the records name has been
+   written.  Each partition becomes one range in its own piece of the
+   gorc_unwind section:
+     - SHF_LINK_ORDER ("o") linked to the partition's first label, so
+       --gc-sections drops the range with the code and the linker orders
+       ranges by address;
+     - in the code's COMDAT group ("G") when the code is in one, so a
+       discarded duplicate takes its records with it.
+   Everything is PC-relative or a difference of two labels in one section:
+   no dynamic relocation, valid in executables, PIEs and shared objects.  */
+
+#include "records.h"
+#include "arch.h"
+
+static bool unit_has_records;
+
+/* The COMDAT group of code section SEC, as GCC's .section directive names
+   it (varasm.cc default_elf_asm_named_section), or NULL.  */
+static const char *section_group(section *sec)
+{
+  if (!sec || !(sec->common.flags & SECTION_NAMED)
+      || !(sec->common.flags & SECTION_LINKONCE) || !sec->named.decl)
+    return NULL;
+  tree decl = sec->named.decl;
+  if (TREE_CODE(decl) == IDENTIFIER_NODE)
+    return IDENTIFIER_POINTER(decl);
+  tree group = DECL_COMDAT_GROUP(decl);
+  return group ? IDENTIFIER_POINTER(group) : NULL;
+}
+
+static void print_label(FILE *f, const char *label)
+{
+  assemble_name_raw(f, label[0] == '*' ? label + 1 : label);
+}
+
+static void print_state_bytes(FILE *f, const struct gorc_state *s)
+{
+  uint8_t bytes[GORC_STATE_MAX_BYTES];
+  size_t n = gorc_encode_state(s, bytes);
+  fputs("\t.byte\t", f);
+  for (size_t i = 0; i < n; i++)
+    fprintf(f, "%s%#x", i ? ", " : "", bytes[i]);
+  fputc('\n', f);
+}
+
+static void emit_partition(FILE *f, const struct gorc_partition_rec *p)
+{
+  const struct gorc_entry_rec *first = &p->entries[0];
+
+  fprintf(f, "\t.pushsection\t%s,\"ao%s\",@progbits,", GORC_SECTION_NAME,
+          p->group ? "G" : "");
+  print_label(f, first->label);
+  if (p->group)
+    fprintf(f, ",%s,comdat", p->group);
+  fputs("\n\t.long\t", f);
+  print_label(f, first->label);
+  fputs("-.\n\t.byte\t0\n", f);
+  print_state_bytes(f, &first->state);
+  for (unsigned i = 1; i < p->entries.length(); i++) {
+    fputs("\t.uleb128\t", f);
+    print_label(f, p->entries[i].label);
+    fputc('-', f);
+    print_label(f, p->entries[i - 1].label);
+    fputc('\n', f);
+    print_state_bytes(f, &p->entries[i].state);
+  }
+  fputs("\t.uleb128\t", f);
+  print_label(f, p->end_label);
+  fputc('-', f);
+  print_label(f, p->entries[p->entries.length() - 1].label);
+  fputs("\n\t.byte\t0\n\t.popsection\n", f);
+}
+
+static unsigned int execute_emit(function *fun)
+{
+  struct gorc_function_records *r = &gorc_pending;
+
+  if (r->fun != fun || r->n_partitions == 0)
+    return 0;
+  /* Section names are final now (final chose the cold one).  */
+  r->partitions[0].group = section_group(function_section(fun->decl));
+  if (r->n_partitions > 1)
+    r->partitions[1].group = section_group(unlikely_text_section());
+  for (int i = 0; i < r->n_partitions; i++) {
+    emit_partition(asm_out_file, &r->partitions[i]);
+    r->partitions[i].entries.release();
+  }
+  r->n_partitions = 0;
+  r->fun = NULL;
+  if (!unit_has_records)
+    gorc_emit_module_note();
+  unit_has_records = true;
+  return 0;
+}
+
+/* One note per linked module: its COMDAT group keeps one copy, SHF_GNU_RETAIN
+   ("R") keeps it from --gc-sections.  The linker defines the hidden
+   __start_/__stop_ symbols of gorc_unwind.  */
+void gorc_emit_module_note(void)
+{
+  FILE *f = asm_out_file;
+  fprintf(f,
+          "\t.pushsection\t%s,\"aGR\",@note,gorc.module.v%d,comdat\n"
+          "\t.p2align\t2\n"
+          "\t.long\t%d, %d, %d\n"
+          "\t.string\t\"%s\"\n"
+          "\t.p2align\t2\n"
+          "\t.long\t%d\n"
+          "\t.hidden\t__start_%s\n"
+          "\t.hidden\t__stop_%s\n"
+          "\t.long\t__start_%s - .\n"
+          "\t.long\t__stop_%s - .\n"
+          "\t.popsection\n",
+          GORC_NOTE_SECTION_NAME, GORC_FORMAT_VERSION,
+          (int)sizeof GORC_NOTE_NAME, GORC_NOTE_DESC_SIZE, GORC_NOTE_TABLE,
+          GORC_NOTE_NAME, GORC_FORMAT_VERSION, GORC_SECTION_NAME,
+          GORC_SECTION_NAME, GORC_SECTION_NAME, GORC_SECTION_NAME);
+}
+
+namespace {
+
+const pass_data emit_pass_data = {
+  RTL_PASS,
+  "gorc_emit",
+  OPTGROUP_NONE,
+  TV_NONE,
+  0, 0, 0, 0, 0
+};
+
+struct emit_pass : public rtl_opt_pass {
+  emit_pass(gcc::context *ctxt) : rtl_opt_pass(emit_pass_data, ctxt) {}
+  unsigned int execute(function *fun) final override { return execute_emit(fun); }
+};
+
+} // namespace
+
+opt_pass *gorc_make_emit_pass(gcc::context *ctxt)
+{
+  return new emit_pass(ctxt);
+}

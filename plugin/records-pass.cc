@@ -1,0 +1,209 @@
+/* gorc plugin: the records pass.
+
+   Runs after GCC's dwarf2 pass.  Walks the insn stream, replays the
+   NOTE_INSN_CFI notes through the interpreter and, wherever the state
+   gorc records changes, inserts a NOTE_INSN_DELETED_LABEL: final prints it
+   as a label and nothing else, so the code is unchanged.  (An asm insn
+   would do too, but insns inserted after branch shortening make final
+   ICE; notes are what the dwarf2 pass itself inserts at this point.)
+
+   With -fno-asynchronous-unwind-tables (and no -g) GCC skips the dwarf2
+   pass.  Then this pass runs GCC's own CFI computation itself, reads its
+   notes and deletes them again, so the object gets exact records and the
+   user still gets no unwind tables.  */
+
+#include "records.h"
+#include "cfi-interp.h"
+#include "arch.h"
+
+struct gorc_function_records gorc_pending;
+
+/* GCC's dwarf2 pass, for functions it would skip.  */
+static opt_pass *own_dwarf2_pass;
+
+/* A note that final prints as the label BUF and nothing else.  GCC makes
+   NOTE_INSN_DELETED_LABEL only by turning a label into a note (see
+   delete_insn), so do the same.  */
+static rtx_insn *emit_label_note(char *buf, rtx_insn *where, bool after)
+{
+  rtx_code_label *label = gen_label_rtx();
+  rtx_insn *note = after ? emit_label_after(label, where) : emit_label_before(label, where);
+  PUT_CODE(note, NOTE);
+  NOTE_KIND(note) = NOTE_INSN_DELETED_LABEL;
+  NOTE_DELETED_LABEL_NAME(note) = NULL;
+  ASM_GENERATE_INTERNAL_LABEL(buf, "L", CODE_LABEL_NUMBER(note));
+  return note;
+}
+
+static bool emits_code_before_first_insn(void)
+{
+  return crtl->profile || crtl->patch_area_size > 0;
+}
+
+/* Can final print bytes for INSN?  Errs towards yes: a needless label
+   costs two bytes, a missing one a wrong record.  */
+static bool may_emit_code(rtx_insn *insn)
+{
+  if (!NOTE_P(insn))
+    return !DEBUG_INSN_P(insn) && !BARRIER_P(insn);
+  switch (NOTE_KIND(insn)) {
+  case NOTE_INSN_PROLOGUE_END:
+  case NOTE_INSN_BASIC_BLOCK:
+  case NOTE_INSN_FUNCTION_BEG:
+    return crtl->profile; /* the mcount call goes here */
+  default:
+    return false;
+  }
+}
+
+/* The label at the first byte of the function (before any -pg call or
+   patchable-entry nops, like GCC's FDE).  */
+static bool function_start_label(char *buf)
+{
+  if (dwarf2out_do_frame()) {
+    ASM_GENERATE_INTERNAL_LABEL(buf, GORC_GCC_FUNC_BEGIN_LABEL, current_function_funcdef_no);
+    return true;
+  }
+  if (gorc_hook_covers_current_function()) {
+    gorc_hook_start_label(buf, current_function_funcdef_no);
+    return true;
+  }
+  if (!emits_code_before_first_insn()) {
+    emit_label_note(buf, get_insns(), false);
+    return true;
+  }
+  return false;
+}
+
+static struct gorc_partition_rec *open_partition(const char *start_label)
+{
+  struct gorc_partition_rec *p = &gorc_pending.partitions[gorc_pending.n_partitions++];
+  struct gorc_entry_rec first;
+  struct gorc_interp entry;
+
+  gorc_interp_reset(&entry);
+  p->entries.create(8);
+  memset(&first, 0, sizeof first);
+  snprintf(first.label, sizeof first.label, "%s", start_label);
+  first.state = gorc_interp_state(&entry);
+  p->entries.safe_push(first);
+  p->end_label[0] = 0;
+  p->group = NULL;
+  return p;
+}
+
+static void warn_inexact(const char *problem, bool *warned)
+{
+  if (*warned)
+    return;
+  *warned = true;
+  warning_at(DECL_SOURCE_LOCATION(current_function_decl), 0,
+             "gorc: the unwind state of %qD cannot be described exactly (%s); "
+             "its records mark that code as not unwindable",
+             current_function_decl, problem);
+}
+
+static bool is_cfi_note(rtx_insn *insn)
+{
+  return insn && NOTE_P(insn)
+         && (NOTE_KIND(insn) == NOTE_INSN_CFI || NOTE_KIND(insn) == NOTE_INSN_CFI_LABEL);
+}
+
+static unsigned int execute_records(function *fun)
+{
+  struct gorc_interp interp;
+  struct gorc_partition_rec *part;
+  char label[GORC_LABEL_MAX];
+  bool code_since_entry, warned = false;
+  bool forced = !dwarf2out_do_frame();
+
+  memset(&gorc_pending, 0, sizeof gorc_pending);
+  if (!GORC_ARCH_TARGET_OK())
+    return 0;
+  gorc_install_debug_hook();
+
+  if (forced) {
+    if (!own_dwarf2_pass)
+      own_dwarf2_pass = make_pass_dwarf2_frame(g);
+    own_dwarf2_pass->execute(fun);
+  }
+
+  if (!function_start_label(label)) {
+    warning_at(DECL_SOURCE_LOCATION(current_function_decl), 0,
+               "gorc: no label marks the start of %qD (it is compiler-generated "
+               "and built without unwind tables); it gets no records",
+               current_function_decl);
+    return 0;
+  }
+  gorc_pending.fun = fun;
+  part = open_partition(label);
+  gorc_interp_reset(&interp);
+  code_since_entry = emits_code_before_first_insn();
+
+  for (rtx_insn *insn = get_insns(), *next; insn; insn = next) {
+    next = NEXT_INSN(insn);
+
+    if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS) {
+      /* The cold partition is its own range and, like GCC's second FDE,
+         starts from the entry row again.  */
+      emit_label_note(part->end_label, insn, false);
+      emit_label_note(label, insn, true);
+      part = open_partition(label);
+      gorc_interp_reset(&interp);
+      code_since_entry = false;
+      continue;
+    }
+    if (!is_cfi_note(insn)) {
+      if (may_emit_code(insn))
+        code_since_entry = true;
+      continue;
+    }
+    if (NOTE_KIND(insn) == NOTE_INSN_CFI)
+      gorc_interp_apply(&interp, NOTE_CFI(insn));
+    if (forced)
+      NOTE_KIND(insn) = NOTE_INSN_DELETED; /* the user asked for no CFI */
+    if (is_cfi_note(next))
+      continue; /* one group of notes describes one address */
+
+    if (interp.problem)
+      warn_inexact(interp.problem, &warned);
+    struct gorc_state now = gorc_interp_state(&interp);
+    struct gorc_entry_rec *last = &part->entries.last();
+    if (gorc_state_equal(&now, &last->state))
+      continue;
+    if (!code_since_entry) {
+      last->state = now; /* same address as the last entry */
+      continue;
+    }
+    struct gorc_entry_rec rec;
+    memset(&rec, 0, sizeof rec);
+    emit_label_note(rec.label, insn, true); /* NEXT stays the old next */
+    rec.state = now;
+    part->entries.safe_push(rec);
+    code_since_entry = false;
+  }
+  emit_label_note(part->end_label, get_last_insn(), true);
+  return 0;
+}
+
+namespace {
+
+const pass_data records_pass_data = {
+  RTL_PASS,
+  "gorc_records",
+  OPTGROUP_NONE,
+  TV_NONE,
+  0, 0, 0, 0, 0
+};
+
+struct records_pass : public rtl_opt_pass {
+  records_pass(gcc::context *ctxt) : rtl_opt_pass(records_pass_data, ctxt) {}
+  unsigned int execute(function *fun) final override { return execute_records(fun); }
+};
+
+} // namespace
+
+opt_pass *gorc_make_records_pass(gcc::context *ctxt)
+{
+  return new records_pass(ctxt);
+}
