@@ -22,7 +22,7 @@ TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude
 TOOL_LIBS = -lelf -ldw
 
 PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/records-pass.cc \
-	plugin/records-emit.cc
+	plugin/records-emit.cc plugin/thunks.cc
 PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/records.h \
 	plugin/compat/dwarf2.h include/gorc/format.h
 TOOL_COMMON = tools/common.c tools/elfload.c

@@ -90,6 +90,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
     return 1;
 
   register_callback(info->base_name, PLUGIN_INFO, NULL, &gorc_plugin_info);
+  gorc_install_thunk_hook();
 
   struct register_pass_info records = {
     gorc_make_records_pass(g), GORC_GCC_CFI_PASS, 1, PASS_POS_INSERT_AFTER

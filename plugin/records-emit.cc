@@ -18,7 +18,7 @@ static bool unit_has_records;
 
 /* The COMDAT group of code section SEC, as GCC's .section directive names
    it (varasm.cc default_elf_asm_named_section), or NULL.  */
-static const char *section_group(section *sec)
+const char *gorc_section_group(section *sec)
 {
   if (!sec || !(sec->common.flags & SECTION_NAMED)
       || !(sec->common.flags & SECTION_LINKONCE) || !sec->named.decl)
@@ -35,6 +35,16 @@ static void print_label(FILE *f, const char *label)
   assemble_name_raw(f, label[0] == '*' ? label + 1 : label);
 }
 
+/* A label may be an expression (thunks.cc: "end-5"), hence the parentheses.  */
+static void print_delta(FILE *f, const char *to, const char *from)
+{
+  fputs("\t.uleb128\t(", f);
+  print_label(f, to);
+  fputs(")-(", f);
+  print_label(f, from);
+  fputs(")\n", f);
+}
+
 static void print_state_bytes(FILE *f, const struct gorc_state *s)
 {
   uint8_t bytes[GORC_STATE_MAX_BYTES];
@@ -45,7 +55,7 @@ static void print_state_bytes(FILE *f, const struct gorc_state *s)
   fputc('\n', f);
 }
 
-static void emit_partition(FILE *f, const struct gorc_partition_rec *p)
+void gorc_emit_partition(FILE *f, const struct gorc_partition_rec *p)
 {
   const struct gorc_entry_rec *first = &p->entries[0];
 
@@ -59,18 +69,14 @@ static void emit_partition(FILE *f, const struct gorc_partition_rec *p)
   fputs("-.\n\t.byte\t0\n", f);
   print_state_bytes(f, &first->state);
   for (unsigned i = 1; i < p->entries.length(); i++) {
-    fputs("\t.uleb128\t", f);
-    print_label(f, p->entries[i].label);
-    fputc('-', f);
-    print_label(f, p->entries[i - 1].label);
-    fputc('\n', f);
+    print_delta(f, p->entries[i].label, p->entries[i - 1].label);
     print_state_bytes(f, &p->entries[i].state);
   }
-  fputs("\t.uleb128\t", f);
-  print_label(f, p->end_label);
-  fputc('-', f);
-  print_label(f, p->entries[p->entries.length() - 1].label);
-  fputs("\n\t.byte\t0\n\t.popsection\n", f);
+  print_delta(f, p->end_label, p->entries[p->entries.length() - 1].label);
+  fputs("\t.byte\t0\n\t.popsection\n", f);
+  if (!unit_has_records)
+    gorc_emit_module_note();
+  unit_has_records = true;
 }
 
 static unsigned int execute_emit(function *fun)
@@ -80,18 +86,15 @@ static unsigned int execute_emit(function *fun)
   if (r->fun != fun || r->n_partitions == 0)
     return 0;
   /* Section names are final now (final chose the cold one).  */
-  r->partitions[0].group = section_group(function_section(fun->decl));
+  r->partitions[0].group = gorc_section_group(function_section(fun->decl));
   if (r->n_partitions > 1)
-    r->partitions[1].group = section_group(unlikely_text_section());
+    r->partitions[1].group = gorc_section_group(unlikely_text_section());
   for (int i = 0; i < r->n_partitions; i++) {
-    emit_partition(asm_out_file, &r->partitions[i]);
+    gorc_emit_partition(asm_out_file, &r->partitions[i]);
     r->partitions[i].entries.release();
   }
   r->n_partitions = 0;
   r->fun = NULL;
-  if (!unit_has_records)
-    gorc_emit_module_note();
-  unit_has_records = true;
   return 0;
 }
 

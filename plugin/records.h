@@ -48,7 +48,14 @@ bool gorc_hook_covers_current_function(void);
 opt_pass *gorc_make_records_pass(gcc::context *ctxt);
 opt_pass *gorc_make_emit_pass(gcc::context *ctxt);
 
-/* Print the module note (with the unit's first range: it is COMDAT).  */
+/* Print one range (and, with the unit's first range, the module note).  */
+void gorc_emit_partition(FILE *f, const struct gorc_partition_rec *p);
 void gorc_emit_module_note(void);
+
+/* The COMDAT group of code section SEC, or NULL.  */
+const char *gorc_section_group(section *sec);
+
+/* Records for thunks GCC prints as text (thunks.cc).  */
+void gorc_install_thunk_hook(void);
 
 #endif

@@ -1,0 +1,26 @@
+#!/bin/sh
+# The main job: the bundled example, built without frame pointers and with
+# the plugin, and what gorc recorded for it.
+set -eu
+cd "$(dirname "$0")/.."
+demo=examples/demo
+echo "== $demo: built with -O2 -fomit-frame-pointer -fplugin=plugin/gorc.so"
+readelf -SW "$demo" | sed -n 's/^ *\[ *[0-9]*\] //p' |
+while read -r name _type _addr _off size _rest; do
+  case $name in
+  gorc_unwind|.note.gorc|.eh_frame|.eh_frame_hdr) echo "   section $name: $((0x$size)) bytes";;
+  esac
+done
+echo
+echo "== tools/gorc-dump --summary $demo"
+tools/gorc-dump --summary "$demo"
+echo
+echo "== tools/gorc-dump $demo (first ranges)"
+tools/gorc-dump "$demo" | sed -n '1,40p'
+echo "   ..."
+echo
+echo "== tools/gorc-check $demo   (every byte against .eh_frame, libdw as oracle)"
+tools/gorc-check "$demo"
+echo
+echo "== running $demo"
+"./$demo" >/dev/null && echo "   $demo ran fine"
