@@ -67,6 +67,17 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
           || cfi->dw_cfi_opc == DW_CFA_def_cfa_register))
     return; /* still unknown: a partial update of an unknown CFA */
 
+  /* def_cfa sets a register rule, ending any expression; lookup_cfa_1
+     leaves `indirect` alone, so clear it here.  def_cfa_offset and
+     def_cfa_register only modify a register rule (DWARF 5, 6.4.2.2).  */
+  if (cfi->dw_cfi_opc == DW_CFA_def_cfa || cfi->dw_cfi_opc == DW_CFA_def_cfa_sf) {
+    loc.indirect = 0;
+    loc.base_offset = 0;
+  } else if (loc.indirect && cfi->dw_cfi_opc != DW_CFA_def_cfa_expression) {
+    set_problem(in, "the CFA offset or register changes after a CFA expression");
+    s->cfa_kind = GORC_CFA_UNDEFINED;
+    return;
+  }
   lookup_cfa_1(cfi, &loc, &unused_remember);
 
   if (loc.reg.span != 1 || loc.reg.reg > GORC_DWARF_MAX_GPR) {
