@@ -1,0 +1,77 @@
+/* gorc tools: one ELF loader for gorc-dump and gorc-check.
+
+   gorc_elf_open reads a whole file into memory.  Linked files (ET_EXEC,
+   ET_DYN) are used as they are.  Relocatable objects (ET_REL) are given an
+   address space first: every SHF_ALLOC section gets a distinct address
+   (code sections first, in section order, from GORC_REL_BASE, each at its
+   alignment), the RELA relocations of .eh_frame, .debug_frame and
+   gorc_unwind are applied into the buffer and sh_addr is set in the section
+   headers of the buffer.  The patched buffer is then opened with
+   elf_memory, so libdw and the record decoder see a normal address space.
+
+   Only 64-bit little-endian x86-64 files are accepted.  Every offset and
+   size read from the file is checked; errors are reported as text in
+   g->err naming the section and offset, never by crashing.  */
+
+#ifndef GORC_TOOLS_ELFLOAD_H
+#define GORC_TOOLS_ELFLOAD_H
+
+#include <gelf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GORC_REL_BASE 0x10000
+
+struct gorc_sec {
+  const char *name;        /* never NULL ("" when unreadable) */
+  GElf_Shdr shdr;          /* sh_addr as laid out for ET_REL */
+  const uint8_t *data;     /* contents in the (patched) buffer, or NULL */
+  size_t size;             /* bytes at data (0 for SHT_NOBITS) */
+};
+
+struct gorc_sym {
+  uint64_t addr;
+  uint64_t size;
+  const char *name;
+  const char *file;        /* STT_FILE a local symbol follows, or NULL */
+  size_t shndx;
+  unsigned char type, bind;
+};
+
+struct gorc_elf {
+  const char *path;
+  uint8_t *buf;
+  size_t size;
+  Elf *elf;                /* elf_memory of buf */
+  int is_rel;              /* ET_REL: addresses were assigned by the loader */
+  unsigned e_type;
+  size_t shnum;
+  struct gorc_sec *secs;   /* shnum entries; [0] is the null section */
+  size_t *by_addr;         /* SHF_ALLOC sections with size, sorted by address */
+  size_t nby_addr;
+  struct gorc_sym *funcs;  /* STT_FUNC / STT_GNU_IFUNC, sorted by address */
+  size_t nfuncs;
+  struct gorc_sym *others; /* other named symbols in sections */
+  size_t nothers;
+  const char *symtab_name; /* ".symtab", ".dynsym" or NULL */
+  char err[512];
+};
+
+/* 0 on success; -1 with a message in g->err (g must still be closed).  */
+int gorc_elf_open(struct gorc_elf *g, const char *path);
+void gorc_elf_close(struct gorc_elf *g);
+
+/* Index of the SHF_ALLOC section (code preferred) containing ADDR, or 0.  */
+size_t gorc_elf_section_at(const struct gorc_elf *g, uint64_t addr);
+
+/* Nearest preceding function symbol in the section of ADDR, else any
+   symbol there, else NULL.  */
+const struct gorc_sym *gorc_elf_symbol_at(const struct gorc_elf *g,
+                                          uint64_t addr);
+
+/* "func+0x1a", "sect+0x10" or "0x1234" into BUF.  IS_END: ADDR is one
+   past the last byte of something; name it from the byte before it.  */
+void gorc_elf_symbolize(const struct gorc_elf *g, uint64_t addr, int is_end,
+                        char *buf, size_t n);
+
+#endif /* GORC_TOOLS_ELFLOAD_H */

@@ -1,0 +1,757 @@
+/* gorc-check: check every instruction byte covered by .eh_frame and
+   .debug_frame against the gorc records, with libdw's CFI as the oracle.  */
+
+#define _GNU_SOURCE
+#include <elfutils/libdw.h>
+#include <dwarf.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+static const char *prog = "gorc-check";
+
+struct options {
+  int strict;       /* no leniency for inexpressible CFI or toolchain code */
+  int no_cfi_ok;    /* a file without CFI is not a failure */
+  int quiet;        /* summary lines and errors only */
+  int verbose;      /* also report skipped and accepted-undefined bytes */
+  long max_lines;   /* per file; 0: unlimited */
+};
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+"Usage: %s [OPTION]... FILE...\n"
+"Check the gorc records (gorc_unwind) of each ELF object, executable or\n"
+"shared library against its CFI (.eh_frame and .debug_frame, read by libdw).\n"
+"Every code byte that CFI covers is looked up in the records and the CFA and\n"
+"rbp rules are compared.  Relocatable objects are laid out and relocated in\n"
+"memory first.\n"
+"\n"
+"  --strict         count records 'undefined' against inexpressible CFI as a\n"
+"                   mismatch, and check toolchain code (see below) too\n"
+"  --no-cfi-ok      a file without any CFI passes (default: exit status 1)\n"
+"  -q, --quiet      print only the summary line (and errors)\n"
+"  -v, --verbose    also list skipped toolchain code and accepted undefined rows\n"
+"  --max-lines=N    at most N report lines per file (default 50, 0: no limit)\n"
+"  --skip=GLOB      treat functions matching GLOB (fnmatch) without records as\n"
+"                   toolchain code (repeatable)\n"
+"  -h, --help       this text\n"
+"\n"
+"Report lines (one per disagreeing row, consecutive bytes merged):\n"
+"  FILE:ADDR[-END] FUNC+OFF: mismatch (N bytes): records STATE, eh_frame STATE\n"
+"  FILE:ADDR-END FUNC+OFF: uncovered (N bytes): eh_frame CFI, no records\n"
+"and one summary line per file:\n"
+"  gorc-check: FILE: A/B bytes agree (P%%), M mismatched, U uncovered, R records, N ranges\n"
+"optionally followed by '; X bytes records only' (code with records but no CFI),\n"
+"'; Y bytes undefined (inexpressible CFI)' and '; Z bytes toolchain code skipped'.\n"
+"\n"
+"CFI that the format cannot express (a CFA expression other than reg+off or\n"
+"*(reg+off), an rbp rule other than same/undefined/at cfa+k/at reg+k, or a\n"
+"return address not at cfa-8) is shown as {DW_OP_...}.  Records saying\n"
+"cfa=undefined (or bp=undefined) there agree, since an unwinder then stops\n"
+"safely; any other records state is a mismatch.\n"
+"Toolchain code: bytes without records in .plt*, .init, .fini, in the C\n"
+"runtime start files, libc_nonshared.a and the libgcc.a pieces GCC links in\n"
+"(_start, _init, _fini, frame_dummy, register_tm_clones, __do_global_dtors_aux,\n"
+"__gmon_start__, atexit, __stack_chk_fail_local, __cpu_indicator_init,\n"
+"__morestack*, __splitstack_*, ...; local functions by their STT_FILE:\n"
+"crtstuff.c, cpuinfo.o, generic-morestack.o, ...) are skipped, since no\n"
+"compiler with the plugin built them.  --strict checks them too.\n"
+"\n"
+"Exit status: 0 every file agrees with nothing uncovered; 1 a mismatch, an\n"
+"uncovered byte or a file without CFI; 2 an error (unreadable file, not ELF,\n"
+"corrupt or inconsistent records, unreadable CFI).\n", prog);
+}
+
+/* ---- libdw answers as gorc states ---- */
+
+struct oracle {
+  struct gorc_state st;
+  int cfa_bad;            /* CFA (or the return address) inexpressible */
+  int bp_bad;             /* rbp rule inexpressible */
+  char text[512];
+};
+
+enum { V_CONST, V_CFA, V_REG, V_DEREF };
+struct sval { int kind; uint64_t reg; int64_t off; };
+
+/* Symbolic evaluation of the simple DWARF expressions CFI uses.  */
+static int eval_ops(const Dwarf_Op *ops, size_t n, struct sval *res, int *is_value)
+{
+  struct sval st[8];
+  size_t sp = 0;
+  *is_value = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned a = ops[i].atom;
+    struct sval v = { V_CONST, 0, 0 };
+    if (a == DW_OP_stack_value) {
+      if (i != n - 1)
+        return -1;
+      *is_value = 1;
+      continue;
+    }
+    if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+      v.kind = V_REG;
+      v.reg = a - DW_OP_breg0;
+      v.off = (int64_t)ops[i].number;
+    } else if (a == DW_OP_bregx) {
+      v.kind = V_REG;
+      v.reg = ops[i].number;
+      v.off = (int64_t)ops[i].number2;
+    } else if (a == DW_OP_call_frame_cfa) {
+      v.kind = V_CFA;
+    } else if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+      v.off = a - DW_OP_lit0;
+    } else if (a == DW_OP_const1u || a == DW_OP_const1s || a == DW_OP_const2u
+               || a == DW_OP_const2s || a == DW_OP_const4u || a == DW_OP_const4s
+               || a == DW_OP_const8u || a == DW_OP_const8s || a == DW_OP_constu
+               || a == DW_OP_consts) {
+      v.off = (int64_t)ops[i].number;
+    } else if (a == DW_OP_plus_uconst) {
+      if (sp < 1 || st[sp - 1].kind == V_DEREF)
+        return -1;
+      st[sp - 1].off += (int64_t)ops[i].number;
+      continue;
+    } else if (a == DW_OP_plus || a == DW_OP_minus) {
+      if (sp < 2)
+        return -1;
+      struct sval y = st[--sp], x = st[--sp];
+      if (a == DW_OP_plus && x.kind == V_CONST && y.kind != V_DEREF) {
+        y.off += x.off;
+        v = y;
+      } else if (y.kind == V_CONST && x.kind != V_DEREF) {
+        x.off = a == DW_OP_plus ? x.off + y.off : x.off - y.off;
+        v = x;
+      } else {
+        return -1;
+      }
+    } else if (a == DW_OP_deref) {
+      if (sp < 1 || st[sp - 1].kind != V_REG)
+        return -1;
+      st[sp - 1].kind = V_DEREF;
+      continue;
+    } else {
+      return -1;
+    }
+    if (sp == sizeof st / sizeof st[0])
+      return -1;
+    st[sp++] = v;
+  }
+  if (sp == 0)
+    return -1;
+  *res = st[sp - 1];
+  return 0;
+}
+
+static const char *op_name(unsigned a, char *buf, size_t n)
+{
+  static const struct { unsigned atom; const char *name; } names[] = {
+    { DW_OP_addr, "addr" }, { DW_OP_deref, "deref" }, { DW_OP_const1u, "const1u" },
+    { DW_OP_const1s, "const1s" }, { DW_OP_const2u, "const2u" }, { DW_OP_const2s, "const2s" },
+    { DW_OP_const4u, "const4u" }, { DW_OP_const4s, "const4s" }, { DW_OP_const8u, "const8u" },
+    { DW_OP_const8s, "const8s" }, { DW_OP_constu, "constu" }, { DW_OP_consts, "consts" },
+    { DW_OP_dup, "dup" }, { DW_OP_drop, "drop" }, { DW_OP_over, "over" },
+    { DW_OP_pick, "pick" }, { DW_OP_swap, "swap" }, { DW_OP_rot, "rot" },
+    { DW_OP_xderef, "xderef" }, { DW_OP_abs, "abs" }, { DW_OP_and, "and" },
+    { DW_OP_div, "div" }, { DW_OP_minus, "minus" }, { DW_OP_mod, "mod" },
+    { DW_OP_mul, "mul" }, { DW_OP_neg, "neg" }, { DW_OP_not, "not" }, { DW_OP_or, "or" },
+    { DW_OP_plus, "plus" }, { DW_OP_plus_uconst, "plus_uconst" }, { DW_OP_shl, "shl" },
+    { DW_OP_shr, "shr" }, { DW_OP_shra, "shra" }, { DW_OP_xor, "xor" },
+    { DW_OP_bra, "bra" }, { DW_OP_eq, "eq" }, { DW_OP_ge, "ge" }, { DW_OP_gt, "gt" },
+    { DW_OP_le, "le" }, { DW_OP_lt, "lt" }, { DW_OP_ne, "ne" }, { DW_OP_skip, "skip" },
+    { DW_OP_regx, "regx" }, { DW_OP_fbreg, "fbreg" }, { DW_OP_bregx, "bregx" },
+    { DW_OP_piece, "piece" }, { DW_OP_deref_size, "deref_size" }, { DW_OP_nop, "nop" },
+    { DW_OP_call_frame_cfa, "call_frame_cfa" }, { DW_OP_stack_value, "stack_value" },
+  };
+  if (a >= DW_OP_lit0 && a <= DW_OP_lit31)
+    snprintf(buf, n, "DW_OP_lit%u", a - DW_OP_lit0);
+  else if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
+    snprintf(buf, n, "DW_OP_reg%u", a - DW_OP_reg0);
+  else if (a >= DW_OP_breg0 && a <= DW_OP_breg31)
+    snprintf(buf, n, "DW_OP_breg%u", a - DW_OP_breg0);
+  else {
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+      if (names[i].atom == a) {
+        snprintf(buf, n, "DW_OP_%s", names[i].name);
+        return buf;
+      }
+    snprintf(buf, n, "DW_OP_0x%02x", a);
+  }
+  return buf;
+}
+
+static void format_ops(const Dwarf_Op *ops, size_t n, char *buf, size_t len)
+{
+  size_t pos = 0;
+  char nm[32];
+#define OUT(...)                                                          \
+  do {                                                                    \
+    if (pos < len) {                                                      \
+      int w_ = snprintf(buf + pos, len - pos, __VA_ARGS__);               \
+      pos = w_ < 0 ? len : pos + (size_t)w_;                              \
+    }                                                                     \
+  } while (0)
+  OUT("{");
+  for (size_t i = 0; i < n; i++) {
+    unsigned a = ops[i].atom;
+    OUT("%s%s", i ? "; " : "", op_name(a, nm, sizeof nm));
+    if ((a >= DW_OP_breg0 && a <= DW_OP_breg31) || a == DW_OP_consts || a == DW_OP_fbreg
+        || a == DW_OP_const1s || a == DW_OP_const2s || a == DW_OP_const4s
+        || a == DW_OP_const8s || a == DW_OP_plus_uconst || a == DW_OP_skip || a == DW_OP_bra)
+      OUT(" %+" PRId64, (int64_t)ops[i].number);
+    else if (a == DW_OP_bregx)
+      OUT(" %" PRIu64 " %+" PRId64, (uint64_t)ops[i].number, (int64_t)ops[i].number2);
+    else if (a == DW_OP_const1u || a == DW_OP_const2u || a == DW_OP_const4u
+             || a == DW_OP_const8u || a == DW_OP_constu || a == DW_OP_regx
+             || a == DW_OP_pick || a == DW_OP_piece || a == DW_OP_deref_size
+             || a == DW_OP_addr)
+      OUT(" %#" PRIx64, (uint64_t)ops[i].number);
+  }
+  OUT("}");
+#undef OUT
+  if (pos >= len && len > 4)
+    strcpy(buf + len - 5, "...}");
+}
+
+/* Convert the frame at one row into O.  Returns 0, or -1 on a libdw error
+   (message in ERR).  */
+static int convert_frame(Dwarf_Frame *f, int ra_reg, struct oracle *o, char *err, size_t elen)
+{
+  Dwarf_Op *ops = NULL, mem[3];
+  size_t nops = 0;
+  struct sval v;
+  int isval;
+  char cfa_txt[256], bp_txt[256], ra_txt[256] = "";
+
+  memset(o, 0, sizeof *o);
+  if (dwarf_frame_cfa(f, &ops, &nops) != 0) {
+    snprintf(err, elen, "dwarf_frame_cfa: %s", dwarf_errmsg(-1));
+    return -1;
+  }
+  if (nops == 0) {
+    o->st.cfa_kind = GORC_CFA_UNDEFINED;
+  } else if (eval_ops(ops, nops, &v, &isval) == 0 && !isval && v.reg <= GORC_DWARF_MAX_GPR
+             && (v.kind == V_REG || v.kind == V_DEREF)) {
+    o->st.cfa_off = v.off;
+    if (v.kind == V_DEREF) {
+      o->st.cfa_kind = GORC_CFA_DEREF;
+      o->st.cfa_reg = (uint8_t)v.reg;
+    } else if (v.reg == GORC_DWARF_RSP) {
+      o->st.cfa_kind = GORC_CFA_SP;
+    } else if (v.reg == GORC_DWARF_RBP) {
+      o->st.cfa_kind = GORC_CFA_BP;
+    } else {
+      o->st.cfa_kind = GORC_CFA_REG;
+      o->st.cfa_reg = (uint8_t)v.reg;
+    }
+  } else {
+    o->cfa_bad = 1;
+  }
+  if (o->cfa_bad) {
+    char t[200];
+    format_ops(ops, nops, t, sizeof t);
+    snprintf(cfa_txt, sizeof cfa_txt, "cfa=%s", t);
+  } else {
+    gorc_format_cfa(&o->st, cfa_txt, sizeof cfa_txt);
+  }
+
+  ops = NULL;
+  nops = 0;
+  if (dwarf_frame_register(f, GORC_DWARF_RBP, mem, &ops, &nops) != 0) {
+    snprintf(err, elen, "dwarf_frame_register(rbp): %s", dwarf_errmsg(-1));
+    return -1;
+  }
+  if (nops == 0) {
+    o->st.bp_kind = ops == NULL ? GORC_BP_SAME : GORC_BP_UNDEFINED;
+  } else if (eval_ops(ops, nops, &v, &isval) == 0 && !isval
+             && (v.kind == V_CFA || (v.kind == V_REG && v.reg <= GORC_DWARF_MAX_GPR))) {
+    o->st.bp_off = v.off;
+    if (v.kind == V_CFA) {
+      o->st.bp_kind = GORC_BP_CFA;
+    } else {
+      o->st.bp_kind = GORC_BP_REG;
+      o->st.bp_reg = (uint8_t)v.reg;
+    }
+  } else {
+    o->bp_bad = 1;
+  }
+  if (o->bp_bad) {
+    char t[200];
+    format_ops(ops, nops, t, sizeof t);
+    snprintf(bp_txt, sizeof bp_txt, "bp=%s", t);
+  } else {
+    gorc_format_bp(&o->st, bp_txt, sizeof bp_txt);
+  }
+
+  /* The format assumes the return address at cfa-8.  */
+  ops = NULL;
+  nops = 0;
+  if (ra_reg < 0 || dwarf_frame_register(f, ra_reg, mem, &ops, &nops) != 0) {
+    snprintf(err, elen, "dwarf_frame_register(ra): %s", dwarf_errmsg(-1));
+    return -1;
+  }
+  if (nops == 0) {
+    o->cfa_bad = 1;
+    snprintf(ra_txt, sizeof ra_txt, " ra=%s", ops == NULL ? "same" : "undefined");
+  } else if (!(eval_ops(ops, nops, &v, &isval) == 0 && !isval && v.kind == V_CFA
+               && v.off == -8)) {
+    char t[200];
+    o->cfa_bad = 1;
+    format_ops(ops, nops, t, sizeof t);
+    snprintf(ra_txt, sizeof ra_txt, " ra=%s", t);
+  }
+  snprintf(o->text, sizeof o->text, "%s %s%s", cfa_txt, bp_txt, ra_txt);
+  return 0;
+}
+
+/* Does REC agree with the oracle?  *LENIENT: only because records say
+   undefined where CFI is inexpressible.  */
+static int agree(const struct gorc_state *rec, const struct oracle *o, int strict,
+                 int *lenient)
+{
+  *lenient = 0;
+  if (o->cfa_bad || o->st.cfa_kind == GORC_CFA_UNDEFINED) {
+    if (rec->cfa_kind != GORC_CFA_UNDEFINED)
+      return 0;
+    if (o->cfa_bad) {
+      *lenient = 1;
+      return !strict;
+    }
+    return 1;
+  }
+  if (o->bp_bad) {
+    struct gorc_state tmp = o->st;
+    tmp.bp_kind = GORC_BP_UNDEFINED;
+    if (!gorc_state_equal(rec, &tmp))
+      return 0;
+    *lenient = 1;
+    return !strict;
+  }
+  return gorc_state_equal(rec, &o->st);
+}
+
+/* ---- one file ---- */
+
+struct source {
+  const char *name;
+  Dwarf_CFI *cfi;
+  /* the current row */
+  int covered;
+  uint64_t rs, re;
+  struct oracle o;
+  /* a report line being merged */
+  int pkind;              /* 0 none, 1 mismatch, 2 uncovered, 3 skipped, 4 lenient */
+  uint64_t pstart, pend, pkey;
+  struct gorc_state prec;
+  char ptext[512];
+};
+
+struct file_check {
+  const char *path;
+  const struct options *op;
+  struct gorc_elf *g;
+  struct gorc_table *t;
+  struct source src[2];
+  int nsrc;
+  long lines, suppressed;
+  int status;
+  int libdw_errors;
+  uint64_t total, agreeing, mismatched, uncovered, records_only, lenient, skipped;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void report(struct file_check *fc, const char *fmt, ...)
+{
+  if (fc->op->max_lines > 0 && fc->lines >= fc->op->max_lines) {
+    fc->suppressed++;
+    return;
+  }
+  fc->lines++;
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+}
+
+static void flush(struct file_check *fc, struct source *s)
+{
+  if (!s->pkind)
+    return;
+  int kind = s->pkind;
+  s->pkind = 0;
+  if (fc->op->quiet || ((kind == 3 || kind == 4) && !fc->op->verbose))
+    return;
+  char where[64], sym[256], rec[256];
+  uint64_t n = s->pend - s->pstart;
+  if (n == 1)
+    snprintf(where, sizeof where, "0x%" PRIx64, s->pstart);
+  else
+    snprintf(where, sizeof where, "0x%" PRIx64 "-0x%" PRIx64, s->pstart, s->pend);
+  gorc_elf_symbolize(fc->g, s->pstart, 0, sym, sizeof sym);
+  const char *bytes = n == 1 ? "byte" : "bytes";
+  switch (kind) {
+  case 1:
+  case 4:
+    gorc_format_state(&s->prec, 0, rec, sizeof rec);
+    report(fc, "%s:%s %s: %s (%" PRIu64 " %s): records %s, %s %s\n", fc->path, where, sym,
+           kind == 1 ? "mismatch" : "undefined, accepted", n, bytes, rec, s->name, s->ptext);
+    break;
+  case 2:
+  case 3:
+    report(fc, "%s:%s %s: %s (%" PRIu64 " %s): %s CFI, no records\n", fc->path, where, sym,
+           kind == 2 ? "uncovered" : "toolchain code skipped", n, bytes, s->name);
+    break;
+  }
+}
+
+static void note(struct file_check *fc, struct source *s, int kind, uint64_t a, uint64_t e,
+                 uint64_t key, const struct gorc_state *rec)
+{
+  if (s->pkind == kind && s->pend == a && s->pkey == key
+      && (kind == 2 || kind == 3
+          || (gorc_state_equal(&s->prec, rec) && s->prec.cfa_kind == rec->cfa_kind
+              && !strcmp(s->ptext, s->o.text)))) {
+    s->pend = e;
+    return;
+  }
+  flush(fc, s);
+  s->pkind = kind;
+  s->pstart = a;
+  s->pend = e;
+  s->pkey = key;
+  if (rec)
+    s->prec = *rec;
+  snprintf(s->ptext, sizeof s->ptext, "%s", s->o.text);
+}
+
+/* Code without records that no compiler with the plugin built: the C
+   runtime start files, libc_nonshared.a and libgcc.a pieces.  */
+static const char *const toolchain_sections[] = {
+  ".plt", ".plt.got", ".plt.sec", ".plt.bnd", ".iplt", ".init", ".fini",
+};
+static const char *const toolchain_funcs[] = {
+  "_start", "_init", "_fini", "deregister_tm_clones", "register_tm_clones",
+  "__do_global_dtors_aux", "__do_global_ctors_aux", "frame_dummy",
+  "_dl_relocate_static_pie", "__libc_csu_init", "__libc_csu_fini",
+  /* gcrt1.o (-pg) and libc_nonshared.a */
+  "__gmon_start__", "atexit", "at_quick_exit", "__stack_chk_fail_local",
+  "pthread_atfork",
+  /* libgcc.a: cpuinfo (target_clones, __builtin_cpu_supports), split stack */
+  "__cpu_indicator_init", "__morestack*", "__generic_morestack*",
+  "__generic_releasestack", "__generic_findstack", "__splitstack_*",
+  "__stack_split_initialize",
+};
+/* Source or object names of the STT_FILE symbols local functions follow.  */
+static const char *const toolchain_files[] = {
+  "crt1.o", "Scrt1.o", "gcrt1.o", "rcrt1.o", "grcrt1.o", "crti.o", "crtn.o",
+  "crtstuff.c", "crtbegin*.o", "crtend*.o", "cpuinfo.[co]", "generic-morestack*.[co]",
+  "morestack.[oS]", "static-reloc.[co]", "elf-init.[co]", "gmon-start.[co]",
+};
+
+static char **user_skips;
+static size_t nuser_skips;
+
+static int match_any(const char *const *pats, size_t n, const char *s)
+{
+  for (size_t i = 0; i < n; i++)
+    if (fnmatch(pats[i], s, 0) == 0)
+      return 1;
+  return 0;
+}
+
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+
+static int is_toolchain(const struct gorc_elf *g, uint64_t a)
+{
+  size_t si = gorc_elf_section_at(g, a);
+  if (si && match_any(toolchain_sections, COUNT(toolchain_sections), g->secs[si].name))
+    return 1;
+  const struct gorc_sym *s = gorc_elf_symbol_at(g, a);
+  if (!s)
+    return 0;
+  if (match_any((const char *const *)user_skips, nuser_skips, s->name))
+    return 1;
+  if (match_any(toolchain_funcs, COUNT(toolchain_funcs), s->name))
+    return 1;
+  return s->file && match_any(toolchain_files, COUNT(toolchain_files), s->file);
+}
+
+static void query(struct file_check *fc, struct source *s, uint64_t a)
+{
+  Dwarf_Frame *f = NULL;
+  s->rs = a;
+  s->re = a + 1;
+  s->covered = 0;
+  if (dwarf_cfi_addrframe(s->cfi, a, &f) != 0) {
+    const char *m = dwarf_errmsg(-1);
+    if (m && strcmp(m, "no matching address range") != 0) {
+      if (fc->libdw_errors++ < 10)
+        fprintf(stderr, "%s: %s: error: libdw cannot read %s CFI for 0x%" PRIx64 ": %s\n",
+                prog, fc->path, s->name, a, m);
+      fc->status = 2;
+    }
+    return;
+  }
+  Dwarf_Addr start = 0, end = 0;
+  bool signal = false;
+  int ra = dwarf_frame_info(f, &start, &end, &signal);
+  char err[256];
+  if (convert_frame(f, ra, &s->o, err, sizeof err) != 0) {
+    if (fc->libdw_errors++ < 10)
+      fprintf(stderr, "%s: %s: error: %s CFI for 0x%" PRIx64 ": %s\n", prog, fc->path,
+              s->name, a, err);
+    fc->status = 2;
+    free(f);
+    return;
+  }
+  if (signal) {
+    s->o.cfa_bad = 1;
+    size_t l = strlen(s->o.text);
+    snprintf(s->o.text + l, sizeof s->o.text - l, " (signal frame)");
+  }
+  free(f);
+  s->covered = 1;
+  s->rs = start <= a ? start : a;
+  s->re = end > a ? end : a + 1;
+}
+
+static void sweep_section(struct file_check *fc, const struct gorc_sec *sec)
+{
+  uint64_t a = sec->shdr.sh_addr, lim = sec->shdr.sh_addr + sec->shdr.sh_size;
+  for (int k = 0; k < fc->nsrc; k++)
+    fc->src[k].re = a; /* force a query */
+  while (a < lim) {
+    uint64_t e = lim;
+    for (int k = 0; k < fc->nsrc; k++) {
+      struct source *s = &fc->src[k];
+      if (a >= s->re || a < s->rs)
+        query(fc, s, a);
+      if (s->re < e)
+        e = s->re;
+    }
+    struct gorc_state rec;
+    uint64_t rnext;
+    long ri = gorc_table_lookup(fc->t, a, &rec, &rnext);
+    if (rnext < e)
+      e = rnext;
+    uint64_t len = e - a;
+    int any = 0;
+    for (int k = 0; k < fc->nsrc; k++) {
+      struct source *s = &fc->src[k];
+      if (!s->covered)
+        continue;
+      any = 1;
+      if (ri >= 0) {
+        int lenient;
+        fc->total += len;
+        if (agree(&rec, &s->o, fc->op->strict, &lenient)) {
+          fc->agreeing += len;
+          if (lenient) {
+            fc->lenient += len;
+            note(fc, s, 4, a, e, s->rs, &rec);
+          }
+        } else {
+          fc->mismatched += len;
+          note(fc, s, 1, a, e, s->rs, &rec);
+        }
+      } else {
+        const struct gorc_sym *fs = gorc_elf_symbol_at(fc->g, a);
+        uint64_t key = fs ? fs->addr : sec->shdr.sh_addr;
+        if (!fc->op->strict && is_toolchain(fc->g, a)) {
+          fc->skipped += len;
+          note(fc, s, 3, a, e, key, NULL);
+        } else {
+          fc->total += len;
+          fc->uncovered += len;
+          note(fc, s, 2, a, e, key, NULL);
+        }
+      }
+    }
+    if (!any && ri >= 0)
+      fc->records_only += len;
+    a = e;
+  }
+  for (int k = 0; k < fc->nsrc; k++)
+    flush(fc, &fc->src[k]);
+}
+
+static int has_section(const struct gorc_elf *g, const char *name)
+{
+  for (size_t i = 1; i < g->shnum; i++)
+    if (!strcmp(g->secs[i].name, name) && g->secs[i].shdr.sh_type != SHT_NOBITS
+        && g->secs[i].shdr.sh_size > 0)
+      return 1;
+  return 0;
+}
+
+static int check_file(const char *path, const struct options *op)
+{
+  struct gorc_elf g;
+  struct gorc_table t;
+  struct file_check fc;
+  Dwarf *dw = NULL;
+
+  memset(&fc, 0, sizeof fc);
+  fc.path = path;
+  fc.op = op;
+  fc.g = &g;
+  fc.t = &t;
+
+  if (gorc_elf_open(&g, path) != 0) {
+    fprintf(stderr, "%s: %s: error: %s\n", prog, path, g.err);
+    gorc_elf_close(&g);
+    return 2;
+  }
+  gorc_table_load(&t, &g);
+  for (size_t k = 0; k < t.nwarnings; k++)
+    fprintf(stderr, "%s: %s: warning: %s\n", prog, path, t.warnings[k]);
+  for (size_t k = 0; k < t.nproblems; k++) {
+    fprintf(stderr, "%s: %s: error: %s\n", prog, path, t.problems[k]);
+    fc.status = 2;
+  }
+  if (t.decode_error) {
+    fprintf(stderr, "%s: %s: error: %s\n", prog, path, t.err);
+    fc.status = 2;
+  }
+  if (t.nranges == 0 && !t.decode_error)
+    printf("%s: no gorc records (%s)\n", path,
+           t.nsections ? "gorc_unwind is empty" : "no gorc_unwind section");
+
+  int has_eh = has_section(&g, ".eh_frame");
+  if (!has_eh && !g.is_rel) {
+    GElf_Phdr ph;
+    size_t np = 0;
+    if (elf_getphdrnum(g.elf, &np) == 0)
+      for (size_t i = 0; i < np; i++)
+        if (gelf_getphdr(g.elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
+          has_eh = 1;
+  }
+  if (has_eh) {
+    Dwarf_CFI *cfi = dwarf_getcfi_elf(g.elf);
+    if (!cfi) {
+      fprintf(stderr, "%s: %s: error: cannot read .eh_frame: %s\n", prog, path,
+              dwarf_errmsg(-1));
+      fc.status = 2;
+    } else {
+      fc.src[fc.nsrc].name = "eh_frame";
+      fc.src[fc.nsrc++].cfi = cfi;
+    }
+  }
+  if (has_section(&g, ".debug_frame")) {
+    dw = dwarf_begin_elf(g.elf, DWARF_C_READ, NULL);
+    Dwarf_CFI *cfi = dw ? dwarf_getcfi(dw) : NULL;
+    if (!cfi) {
+      fprintf(stderr, "%s: %s: error: cannot read .debug_frame: %s\n", prog, path,
+              dwarf_errmsg(-1));
+      fc.status = 2;
+    } else {
+      fc.src[fc.nsrc].name = "debug_frame";
+      fc.src[fc.nsrc++].cfi = cfi;
+    }
+  }
+
+  if (fc.nsrc == 0) {
+    printf("%s: %s: no CFI (.eh_frame or .debug_frame) to check %zu records against%s\n",
+           prog, path, t.nstates, op->no_cfi_ok ? " (accepted: --no-cfi-ok)" : "");
+    if (!op->no_cfi_ok && fc.status < 1)
+      fc.status = 1;
+    goto out;
+  }
+
+  for (size_t k = 0; k < g.nby_addr; k++) {
+    const struct gorc_sec *s = &g.secs[g.by_addr[k]];
+    if ((s->shdr.sh_flags & SHF_EXECINSTR) && s->shdr.sh_type != SHT_NOBITS && s->data)
+      sweep_section(&fc, s);
+  }
+  if (fc.suppressed)
+    printf("%s: ... %ld more\n", path, fc.suppressed);
+
+  char pct[32];
+  if (fc.total)
+    snprintf(pct, sizeof pct, "%.2f%%", 100.0 * (double)fc.agreeing / (double)fc.total);
+  else
+    snprintf(pct, sizeof pct, "n/a");
+  printf("%s: %s: %" PRIu64 "/%" PRIu64 " bytes agree (%s), %" PRIu64 " mismatched, %" PRIu64
+         " uncovered, %zu records, %zu ranges", prog, path, fc.agreeing, fc.total, pct,
+         fc.mismatched, fc.uncovered, t.nstates, t.nranges);
+  if (fc.records_only)
+    printf("; %" PRIu64 " bytes records only", fc.records_only);
+  if (fc.lenient)
+    printf("; %" PRIu64 " bytes undefined (inexpressible CFI)", fc.lenient);
+  if (fc.skipped)
+    printf("; %" PRIu64 " bytes toolchain code skipped", fc.skipped);
+  putchar('\n');
+  if ((fc.mismatched || fc.uncovered) && fc.status < 1)
+    fc.status = 1;
+
+out:
+  fflush(stdout);
+  if (dw)
+    dwarf_end(dw);
+  gorc_table_free(&t);
+  gorc_elf_close(&g);
+  return fc.status;
+}
+
+int main(int argc, char **argv)
+{
+  enum { OPT_STRICT = 256, OPT_NO_CFI_OK, OPT_MAX_LINES, OPT_SKIP };
+  static const struct option opts[] = {
+    { "strict", no_argument, NULL, OPT_STRICT },
+    { "no-cfi-ok", no_argument, NULL, OPT_NO_CFI_OK },
+    { "quiet", no_argument, NULL, 'q' },
+    { "verbose", no_argument, NULL, 'v' },
+    { "max-lines", required_argument, NULL, OPT_MAX_LINES },
+    { "skip", required_argument, NULL, OPT_SKIP },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+  };
+  struct options op = { .max_lines = 50 };
+  int c;
+  setvbuf(stdout, NULL, _IOLBF, 0); /* keep stdout and stderr lines in order */
+  while ((c = getopt_long(argc, argv, "qvh", opts, NULL)) != -1)
+    switch (c) {
+    case OPT_STRICT: op.strict = 1; break;
+    case OPT_NO_CFI_OK: op.no_cfi_ok = 1; break;
+    case 'q': op.quiet = 1; break;
+    case 'v': op.verbose = 1; break;
+    case OPT_MAX_LINES: {
+      char *end;
+      op.max_lines = strtol(optarg, &end, 10);
+      if (*end || op.max_lines < 0) {
+        fprintf(stderr, "%s: bad --max-lines value '%s'\n", prog, optarg);
+        return 2;
+      }
+      break;
+    }
+    case OPT_SKIP: {
+      char **n = realloc(user_skips, (nuser_skips + 1) * sizeof *n);
+      if (!n)
+        return 2;
+      user_skips = n;
+      user_skips[nuser_skips++] = optarg;
+      break;
+    }
+    case 'h': usage(stdout); return 0;
+    default: usage(stderr); return 2;
+    }
+  if (optind >= argc) {
+    usage(stderr);
+    return 2;
+  }
+  int rc = 0;
+  for (int i = optind; i < argc; i++) {
+    int r = check_file(argv[i], &op);
+    if (r > rc)
+      rc = r;
+  }
+  free(user_skips);
+  return rc;
+}
