@@ -45,10 +45,11 @@ static void print_delta(FILE *f, const char *to, const char *from)
   fputs(")\n", f);
 }
 
-static void print_state_bytes(FILE *f, const struct gorc_state *s)
+static void print_state_bytes(FILE *f, const struct gorc_state *s,
+                              const struct gorc_state *prev)
 {
   uint8_t bytes[GORC_STATE_MAX_BYTES];
-  size_t n = gorc_encode_state(s, bytes);
+  size_t n = gorc_encode_state(s, prev, bytes);
   fputs("\t.byte\t", f);
   for (size_t i = 0; i < n; i++)
     fprintf(f, "%s%#x", i ? ", " : "", bytes[i]);
@@ -66,11 +67,19 @@ void gorc_emit_partition(FILE *f, const struct gorc_partition_rec *p)
     fprintf(f, ",%s,comdat", p->group);
   fputs("\n\t.long\t", f);
   print_label(f, first->label);
-  fputs("-.\n\t.byte\t0\n", f);
-  print_state_bytes(f, &first->state);
+  fputs("-.\n", f);
+  /* Every range starts in the entry state for free; entries[0] needs
+     bytes only when a CFI at the very start changed it.  */
+  struct gorc_state prev = gorc_entry_state();
+  if (!gorc_state_equal(&first->state, &prev)) {
+    fputs("\t.byte\t0\n", f);
+    print_state_bytes(f, &first->state, &prev);
+  }
+  prev = first->state;
   for (unsigned i = 1; i < p->entries.length(); i++) {
     print_delta(f, p->entries[i].label, p->entries[i - 1].label);
-    print_state_bytes(f, &p->entries[i].state);
+    print_state_bytes(f, &p->entries[i].state, &prev);
+    prev = p->entries[i].state;
   }
   print_delta(f, p->end_label, p->entries[p->entries.length() - 1].label);
   fputs("\t.byte\t0\n\t.popsection\n", f);

@@ -44,6 +44,8 @@ static bool emits_code_before_first_insn(void)
    costs two bytes, a missing one a wrong record.  */
 static bool may_emit_code(rtx_insn *insn)
 {
+  if (LABEL_P(insn))
+    return label_to_alignment(insn).levels[0].log > 0; /* padding */
   if (!NOTE_P(insn))
     return !DEBUG_INSN_P(insn) && !BARRIER_P(insn);
   switch (NOTE_KIND(insn)) {
@@ -79,13 +81,11 @@ static struct gorc_partition_rec *open_partition(const char *start_label)
 {
   struct gorc_partition_rec *p = &gorc_pending.partitions[gorc_pending.n_partitions++];
   struct gorc_entry_rec first;
-  struct gorc_interp entry;
 
-  gorc_interp_reset(&entry);
   p->entries.create(8);
   memset(&first, 0, sizeof first);
   snprintf(first.label, sizeof first.label, "%s", start_label);
-  first.state = gorc_interp_state(&entry);
+  first.state = gorc_entry_state();
   p->entries.safe_push(first);
   p->end_label[0] = 0;
   p->group = NULL;

@@ -17,13 +17,15 @@
                    the addresses of the code sections they are linked to).
 
      range  := start:int32le  entry*  end
-     entry  := delta:uleb128  state        (first entry has delta 0; of
-                                           entries at one address the
+     entry  := delta:uleb128  state        (of entries at one address the
                                            last holds)
      end    := delta:uleb128  0x00         (end = last entry + delta)
 
-   start is relative to the address of the start field itself.  An entry's
-   state holds from its address up to the next entry's address.  */
+   start is relative to the address of the start field itself.  Every range
+   begins with an implicit entry at its start holding the entry state
+   (cfa=sp+8, bp same), which costs no bytes.  An entry's state holds from
+   its address up to the next entry's address.  A state may say "rbp as in
+   the previous entry", so states are decoded in order.  */
 
 #ifndef GORC_FORMAT_H
 #define GORC_FORMAT_H
@@ -75,18 +77,35 @@ struct gorc_state {
   int64_t bp_off;
 };
 
-/* State head byte: bits 0-2 cfa_kind, bits 3-4 bp_kind, bits 5-7 a short
-   CFA offset (n = 1..7 means off = 8 * n; 0 means an sleb128 operand).
+/* State head byte: bits 0-2 cfa_kind, bits 3-4 an rbp code, bits 5-7 a
+   short CFA offset (n = 1..7 means off = 8 * n; 0 means an sleb128
+   operand).  The rbp code is not enum gorc_bp_kind: the rule that is
+   commonest after SAME is "the same as the previous entry" (rbp is saved
+   once, the CFA moves with every push), so it has a code of its own, and
+   the rare REG and UNDEFINED rules share an escape:
+     GORC_BPCODE_SAME   rbp still in rbp
+     GORC_BPCODE_CFA    saved at CFA + bp_off
+     GORC_BPCODE_PREV   the previous entry's rbp rule, operands and all
+     GORC_BPCODE_OTHER  one more byte: GORC_BPX_UNDEFINED, or GORC_BPX_REG
+                        then bp_reg and bp_off
    Operands follow in this order, each only when needed:
      cfa_reg (1 byte)   for GORC_CFA_REG and GORC_CFA_DEREF
-     cfa_off (sleb128)  when the short code is 0
-     bp_reg  (1 byte)   for GORC_BP_REG
-     bp_off  (sleb128)  for GORC_BP_CFA and GORC_BP_REG  */
+     cfa_off (offset)   when the short code is 0
+     bp escape (1 byte) for GORC_BPCODE_OTHER
+     bp_reg  (1 byte)   for GORC_BPX_REG
+     bp_off  (offset)   for GORC_BPCODE_CFA and GORC_BPX_REG
+   (offset: see gorc_put_off)  */
 #define GORC_HEAD_CFA_MASK 0x07
 #define GORC_HEAD_BP_SHIFT 3
 #define GORC_HEAD_BP_MASK 0x18
 #define GORC_HEAD_OFF_SHIFT 5
-#define GORC_STATE_MAX_BYTES (1 + 1 + 10 + 1 + 10)
+#define GORC_BPCODE_SAME 0
+#define GORC_BPCODE_CFA 1
+#define GORC_BPCODE_PREV 2
+#define GORC_BPCODE_OTHER 3
+#define GORC_BPX_UNDEFINED 0
+#define GORC_BPX_REG 1
+#define GORC_STATE_MAX_BYTES (1 + 1 + 10 + 1 + 1 + 10)
 #define GORC_LEB_MAX_BYTES 10
 
 enum gorc_decode_error {
@@ -149,25 +168,65 @@ static inline size_t gorc_put_sleb(uint8_t *out, int64_t v)
   }
 }
 
-/* Encode S into OUT (GORC_STATE_MAX_BYTES); returns the length.  */
-static inline size_t gorc_encode_state(const struct gorc_state *s, uint8_t *out)
+/* Offsets (cfa_off, bp_off) are stored as an sleb128 of a "scaled" value:
+   stack slots are 8 bytes, so a multiple of 8 is stored as (off / 8) * 2
+   and anything else as off * 2 + 1.  One byte then covers -256..+248 in
+   steps of 8 instead of -64..+63.  */
+static inline size_t gorc_put_off(uint8_t *out, int64_t off)
+{
+  int64_t z = off % 8 == 0 ? (off / 8) * 2 : off * 2 + 1;
+  return gorc_put_sleb(out, z);
+}
+
+/* The entry state: every range starts in it (the implicit first entry).  */
+static inline struct gorc_state gorc_entry_state(void)
+{
+  struct gorc_state s = { GORC_CFA_SP, 0, GORC_BP_SAME, 0, 8, 0 };
+  return s;
+}
+
+static inline int gorc_bp_rule_equal(const struct gorc_state *a, const struct gorc_state *b)
+{
+  return a->bp_kind == b->bp_kind
+         && (a->bp_kind != GORC_BP_REG || a->bp_reg == b->bp_reg)
+         && ((a->bp_kind != GORC_BP_CFA && a->bp_kind != GORC_BP_REG)
+             || a->bp_off == b->bp_off);
+}
+
+/* Encode S, which follows PREV in its range, into OUT
+   (GORC_STATE_MAX_BYTES); returns the length.  */
+static inline size_t gorc_encode_state(const struct gorc_state *s,
+                                       const struct gorc_state *prev,
+                                       uint8_t *out)
 {
   size_t n = 1;
-  unsigned short_off = 0;
+  unsigned short_off = 0, bp_code;
   int cfa_has_off = s->cfa_kind != GORC_CFA_UNDEFINED;
+
+  if (s->bp_kind == GORC_BP_SAME)
+    bp_code = GORC_BPCODE_SAME;
+  else if (gorc_bp_rule_equal(s, prev))
+    bp_code = GORC_BPCODE_PREV;
+  else if (s->bp_kind == GORC_BP_CFA)
+    bp_code = GORC_BPCODE_CFA;
+  else
+    bp_code = GORC_BPCODE_OTHER;
 
   if (cfa_has_off && s->cfa_off > 0 && s->cfa_off <= 56 && s->cfa_off % 8 == 0)
     short_off = (unsigned)(s->cfa_off / 8);
-  out[0] = (uint8_t)(s->cfa_kind | (s->bp_kind << GORC_HEAD_BP_SHIFT)
+  out[0] = (uint8_t)(s->cfa_kind | (bp_code << GORC_HEAD_BP_SHIFT)
                      | (short_off << GORC_HEAD_OFF_SHIFT));
   if (s->cfa_kind == GORC_CFA_REG || s->cfa_kind == GORC_CFA_DEREF)
     out[n++] = s->cfa_reg;
   if (cfa_has_off && !short_off)
-    n += gorc_put_sleb(out + n, s->cfa_off);
-  if (s->bp_kind == GORC_BP_REG)
-    out[n++] = s->bp_reg;
-  if (s->bp_kind == GORC_BP_CFA || s->bp_kind == GORC_BP_REG)
-    n += gorc_put_sleb(out + n, s->bp_off);
+    n += gorc_put_off(out + n, s->cfa_off);
+  if (bp_code == GORC_BPCODE_OTHER) {
+    out[n++] = s->bp_kind == GORC_BP_REG ? GORC_BPX_REG : GORC_BPX_UNDEFINED;
+    if (s->bp_kind == GORC_BP_REG)
+      out[n++] = s->bp_reg;
+  }
+  if (bp_code == GORC_BPCODE_CFA || (bp_code == GORC_BPCODE_OTHER && s->bp_kind == GORC_BP_REG))
+    n += gorc_put_off(out + n, s->bp_off);
   return n;
 }
 
@@ -221,8 +280,23 @@ static inline int gorc_get_sleb(const uint8_t **pp, const uint8_t *end,
   return GORC_DECODE_BAD_LEB;
 }
 
-/* Decode one state (or the end marker, cfa_kind GORC_CFA_END).  */
+static inline int gorc_get_off(const uint8_t **pp, const uint8_t *end, int64_t *off)
+{
+  int64_t z;
+  int err = gorc_get_sleb(pp, end, &z);
+  if (err != GORC_DECODE_OK)
+    return err;
+  /* z / 2 fits; 4 * (z / 2) stays in range for any offset a frame has.  */
+  if (z > INT64_MAX / 4 || z < INT64_MIN / 4)
+    return GORC_DECODE_BAD_STATE;
+  *off = (z & 1) ? (z - 1) / 2 : (z / 2) * 8;
+  return GORC_DECODE_OK;
+}
+
+/* Decode one state (or the end marker, cfa_kind GORC_CFA_END) that
+   follows PREV in its range.  */
 static inline int gorc_decode_state(const uint8_t **pp, const uint8_t *end,
+                                    const struct gorc_state *prev,
                                     struct gorc_state *s)
 {
   const uint8_t *p = *pp;
@@ -232,8 +306,9 @@ static inline int gorc_decode_state(const uint8_t **pp, const uint8_t *end,
     return GORC_DECODE_TRUNCATED;
   uint8_t head = *p++;
   unsigned short_off = head >> GORC_HEAD_OFF_SHIFT;
+  unsigned bp_code = (head & GORC_HEAD_BP_MASK) >> GORC_HEAD_BP_SHIFT;
   s->cfa_kind = head & GORC_HEAD_CFA_MASK;
-  s->bp_kind = (head & GORC_HEAD_BP_MASK) >> GORC_HEAD_BP_SHIFT;
+  s->bp_kind = GORC_BP_SAME;
   s->cfa_reg = s->bp_reg = 0;
   s->cfa_off = s->bp_off = 0;
 
@@ -257,19 +332,44 @@ static inline int gorc_decode_state(const uint8_t **pp, const uint8_t *end,
       return GORC_DECODE_BAD_STATE;
   } else if (short_off) {
     s->cfa_off = 8 * (int64_t)short_off;
-  } else if ((err = gorc_get_sleb(&p, end, &s->cfa_off)) != GORC_DECODE_OK) {
+  } else if ((err = gorc_get_off(&p, end, &s->cfa_off)) != GORC_DECODE_OK) {
     return err;
   }
-  if (s->bp_kind == GORC_BP_REG) {
+  switch (bp_code) {
+  case GORC_BPCODE_SAME:
+    break;
+  case GORC_BPCODE_CFA:
+    s->bp_kind = GORC_BP_CFA;
+    if ((err = gorc_get_off(&p, end, &s->bp_off)) != GORC_DECODE_OK)
+      return err;
+    break;
+  case GORC_BPCODE_PREV:
+    s->bp_kind = prev->bp_kind;
+    s->bp_reg = prev->bp_reg;
+    s->bp_off = prev->bp_off;
+    break;
+  default:
     if (p >= end)
       return GORC_DECODE_TRUNCATED;
-    s->bp_reg = *p++;
-    if (s->bp_reg > GORC_DWARF_MAX_GPR)
+    switch (*p++) {
+    case GORC_BPX_UNDEFINED:
+      s->bp_kind = GORC_BP_UNDEFINED;
+      break;
+    case GORC_BPX_REG:
+      s->bp_kind = GORC_BP_REG;
+      if (p >= end)
+        return GORC_DECODE_TRUNCATED;
+      s->bp_reg = *p++;
+      if (s->bp_reg > GORC_DWARF_MAX_GPR)
+        return GORC_DECODE_BAD_STATE;
+      if ((err = gorc_get_off(&p, end, &s->bp_off)) != GORC_DECODE_OK)
+        return err;
+      break;
+    default:
       return GORC_DECODE_BAD_STATE;
+    }
+    break;
   }
-  if (s->bp_kind == GORC_BP_CFA || s->bp_kind == GORC_BP_REG)
-    if ((err = gorc_get_sleb(&p, end, &s->bp_off)) != GORC_DECODE_OK)
-      return err;
   *pp = p;
   return GORC_DECODE_OK;
 }
@@ -282,6 +382,7 @@ struct gorc_range {
   const uint8_t *pos;      /* next entry's bytes */
   const uint8_t *end;      /* end of the table */
   unsigned entries;        /* entries returned so far */
+  struct gorc_state prev;  /* the last entry's state */
   int done;
 };
 
@@ -302,15 +403,17 @@ static inline int gorc_range_open(struct gorc_range *r, const uint8_t *p,
   r->pos = p + 4;
   r->end = end;
   r->entries = 0;
+  r->prev = gorc_entry_state();
   r->done = 0;
   return GORC_DECODE_OK;
 }
 
 /* Returns 1 with an entry, 0 once the end entry has been returned, or a
-   negative enum gorc_decode_error.  The first entry must have delta 0.  A
-   later entry may have delta 0 too (the compiler cannot always know that
-   two state changes are at one address): of several entries at one
-   address, the last one holds.  */
+   negative enum gorc_decode_error.  The first entry returned is the
+   implicit one (entry state at the range start, no bytes).  An entry may
+   have delta 0 (the compiler cannot always know that two state changes
+   are at one address): of several entries at one address, the last one
+   holds.  */
 static inline int gorc_range_next(struct gorc_range *r, struct gorc_entry *e)
 {
   uint64_t delta;
@@ -318,19 +421,25 @@ static inline int gorc_range_next(struct gorc_range *r, struct gorc_entry *e)
 
   if (r->done)
     return 0;
+  if (r->entries == 0) {
+    e->addr = r->start;
+    e->state = r->prev;
+    r->entries++;
+    return 1;
+  }
   if ((err = gorc_get_uleb(&r->pos, r->end, &delta)) != GORC_DECODE_OK)
     return err;
-  if (r->entries == 0 && delta != 0)
-    return GORC_DECODE_BAD_RANGE;
   if (r->next_addr + delta < r->next_addr)
     return GORC_DECODE_BAD_RANGE;
   e->addr = r->next_addr + delta;
-  if ((err = gorc_decode_state(&r->pos, r->end, &e->state)) != GORC_DECODE_OK)
+  if ((err = gorc_decode_state(&r->pos, r->end, &r->prev, &e->state)) != GORC_DECODE_OK)
     return err;
   if (e->state.cfa_kind == GORC_CFA_END) {
     if (e->addr == r->start)
       return GORC_DECODE_BAD_RANGE;
     r->done = 1;
+  } else {
+    r->prev = e->state;
   }
   r->entries++;
   r->next_addr = e->addr;
