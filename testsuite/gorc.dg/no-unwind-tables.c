@@ -1,0 +1,34 @@
+/* -fno-asynchronous-unwind-tables without -g: no .eh_frame, nothing for
+   gorc-check to compare with, so gorc-check compares gorc-dump with the
+   build that has unwind tables: the records must not depend on it.  */
+/* { dg-do run } */
+/* { dg-options "-O2 -fno-asynchronous-unwind-tables" } */
+/* { dg-final { gorc-check } } */
+/* { dg-final { gorc-code-identical } } */
+/* { dg-final { scan-gorc-dump {\yf\y} } } */
+
+extern void abort (void);
+
+/* noipa: no IPA register allocation, so callers save what they keep.  */
+__attribute__((noipa)) long
+ext (long x)
+{
+  __asm__ volatile ("" : "+r" (x));
+  return x;
+}
+
+__attribute__((noinline, noclone)) long
+f (long a, long b, long c)
+{
+  volatile char buf[300];
+  buf[a] = (char) b;
+  return ext (a) + ext (b) + ext (c) + buf[a];
+}
+
+int
+main (void)
+{
+  if (f (1, 2, 3) != 8)
+    abort ();
+  return 0;
+}
