@@ -1,0 +1,408 @@
+#!/bin/bash
+# make bench: the size of gorc's records against .eh_frame + .eh_frame_hdr
+# and against .sframe (binutils' -Wa,--gsframe), and the plugin's compile
+# time, for the bundled demo and for real C programs whose sources come from
+# Debian's source packages at bench time (nothing is vendored).
+#
+# Environment:
+#   GORC_ROOT     the gorc tree (default: this script's parent directory)
+#   CC            the GCC the plugin is built for (default gcc)
+#   BENCH_WORK    download and build directory (default $GORC_ROOT/bench/work)
+#   BENCH_CFLAGS  optimisation flags (default -O2)
+#   BENCH_ONLY    space-separated subset of: demo sqlite3 lua5.4 zlib bzip2
+#   BENCH_NO_PLUGIN=1  measure without the plugin (records print "no records")
+#
+# Every C file is compiled twice, without and with -fplugin (timed, same
+# flags), to assembly and then assembled.  The plugin's assembly is
+# assembled a third time with -Wa,--gsframe for the .sframe size, so the code
+# in all three builds is the same.  Records = gorc_unwind + .note.gorc, from
+# `readelf -SW` of the linked program.
+#
+# A program whose source cannot be had (no deb-src access, no network, a
+# build step failing) prints "skipped: REASON" and the run goes on.  Exit
+# status: 0 when at least one program has a ratio; 1 when none has; 2 when
+# the plugin or the tools cannot be built.
+
+set -u
+export LC_ALL=C
+
+GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+GORC_ROOT=$(cd "$GORC_ROOT" && pwd)
+CC=${CC:-gcc}
+WORK=${BENCH_WORK:-$GORC_ROOT/bench/work}
+CFLAGS=${BENCH_CFLAGS:--O2}
+PLUGIN=$GORC_ROOT/plugin/gorc.so
+ONLY=${BENCH_ONLY:-demo sqlite3 lua5.4 zlib bzip2}
+NO_PLUGIN=${BENCH_NO_PLUGIN:-}
+
+mkdir -p "$WORK" || { echo "bench: cannot create $WORK" >&2; exit 2; }
+
+# ---------------------------------------------------------------- plugin
+
+if [ -z "$NO_PLUGIN" ]; then
+  if [ ! -f "$PLUGIN" ] || [ ! -x "$GORC_ROOT/tools/gorc-check" ]; then
+    echo "bench: building the plugin and tools (make -C $GORC_ROOT all)"
+    if ! make -C "$GORC_ROOT" all CC="$CC" >"$WORK/make-all.log" 2>&1; then
+      tail -n 20 "$WORK/make-all.log" >&2
+      echo "bench: the plugin or tools failed to build (log: $WORK/make-all.log)" >&2
+      exit 2
+    fi
+  fi
+  PFLAGS="-fplugin=$PLUGIN"
+else
+  PFLAGS=""
+fi
+
+# ---------------------------------------------------------------- helpers
+
+# cpu_time LOG cd DIR CMD...: runs CMD in DIR, then assembles its output
+# (the argument after -o, a .s file, into the .o beside it), output to LOG;
+# CPU_MS = user + system time of both, in milliseconds.
+in_dir() ( cd "$1" && shift && "$@" && "$CC" -c "${*: -1}" -o "$(echo "${*: -1}" | sed 's/\.s$/.o/')" )
+cpu_time() {
+  local log=$1 dir=$3 tf rc
+  shift 3
+  local t
+  tf=$(mktemp)
+  { time in_dir "$dir" "$@" >>"$log" 2>&1 ; } 2>"$tf"
+  rc=$?
+  read -r t <"$tf"
+  rm -f "$tf"
+  CPU_MS=$(awk -v t="${t:-0 0}" 'BEGIN { split(t, a, " "); printf "%d", (a[1] + a[2]) * 1000 }')
+  return $rc
+}
+TIMEFORMAT='%3U %3S'
+
+# section_size FILE NAME: decimal size of section NAME (summed over all
+# sections of that name), empty when there is none.
+section_size() {
+  local name _type _addr _off size _rest total="" 
+  while read -r name _type _addr _off size _rest; do
+    [ "$name" = "$2" ] && total=$(( ${total:-0} + 16#$size ))
+  done < <(readelf -SW "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p')
+  echo "$total"
+}
+
+# code_sums OBJ: checksums of the object's executable sections (unrelocated
+# bytes: the plugin must not change them).
+code_sums() {
+  local name _type _addr _off _size _es flags _rest tmp=$1.code
+  while read -r name _type _addr _off _size _es flags _rest; do
+    case $flags in *X*) ;; *) continue;; esac
+    objcopy --dump-section "$name=$tmp" "$1" /dev/null 2>/dev/null &&
+      echo "$name $(cksum <"$tmp")"
+  done < <(readelf -SW "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p')
+  rm -f "$tmp"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+secs() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1e3 }'; }
+
+# ---------------------------------------------------------------- sources
+
+APT_DIR=$WORK/apt
+APT_OPTS=(-o "Dir::Etc::SourceList=$APT_DIR/sources.list"
+          -o "Dir::Etc::SourceParts=$APT_DIR/sources.list.d"
+          -o "Dir::State::Lists=$APT_DIR/lists"
+          -o "Dir::Cache=$APT_DIR/cache"
+          -o "APT::Sandbox::User=root"
+          -o "Acquire::Retries=1")
+APT_STATE=""   # "", ok, or a reason it is unusable
+
+# deb-src lines for the Debian mirrors the machine already uses, in a
+# private apt configuration under $WORK: the system's is not touched.
+apt_setup() {
+  [ -n "$APT_STATE" ] && { [ "$APT_STATE" = ok ]; return; }
+  command -v apt-get >/dev/null || { APT_STATE="apt-get not found"; return 1; }
+  mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" \
+           "$APT_DIR/sources.list.d"
+  local mirror='[a-z]+://[^ \t\n]*/debian(-security)?/?([ \t\n]|$)'
+  # one-line format
+  cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+    awk -v m="$mirror" '$1 == "deb" && $0 ~ m { $1 = "deb-src"; print }' \
+      >"$APT_DIR/sources.list"
+  # deb822 format: every Debian "deb" stanza again as "deb-src"
+  local f
+  : >"$APT_DIR/sources.list.d/debian-src.sources"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    awk -v m="URIs:[ \t]*$mirror" 'BEGIN { RS = ""; ORS = "\n\n" }
+         /(^|\n)Types:[^\n]*deb([ \t\n]|$)/ && $0 ~ m {
+           sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f" \
+      >>"$APT_DIR/sources.list.d/debian-src.sources"
+  done
+  [ -s "$APT_DIR/sources.list.d/debian-src.sources" ] ||
+    rm -f "$APT_DIR/sources.list.d/debian-src.sources"
+  if [ ! -s "$APT_DIR/sources.list" ] && [ ! -f "$APT_DIR/sources.list.d/debian-src.sources" ]; then
+    APT_STATE="no Debian mirror found in /etc/apt to add deb-src lines for"
+    return 1
+  fi
+  touch "$APT_DIR/sources.list"
+  if ! timeout 300 apt-get "${APT_OPTS[@]}" -q update >"$APT_DIR/update.log" 2>&1 ||
+     grep -q '^\(E:\|Err:\)' "$APT_DIR/update.log"; then
+    if ! ls "$APT_DIR"/lists/*Sources* >/dev/null 2>&1; then
+      APT_STATE="no deb-src access ($(grep -m1 '^\(E:\|Err:\)' "$APT_DIR/update.log" | cut -c1-100))"
+      return 1
+    fi
+  fi
+  APT_STATE=ok
+}
+
+# fetch_source PKG: extracts the upstream tarball of source package PKG into
+# $WORK/src/PKG (once; later runs reuse it).  Sets SRC to the top directory
+# or REASON and returns 1.
+fetch_source() {
+  local pkg=$1 dir=$WORK/src/$1 dl=$WORK/dl/$1
+  SRC=""
+  if [ -f "$dir/.done" ]; then
+    SRC=$dir/$(cat "$dir/.done")
+    return 0
+  fi
+  apt_setup || { REASON=$APT_STATE; return 1; }
+  rm -rf "$dl" "$dir"
+  mkdir -p "$dl" "$dir"
+  # The newest version first; if its files are gone from the mirror (a
+  # security index ahead of its pool), the older ones.
+  local versions v ok=""
+  versions=$(apt-cache "${APT_OPTS[@]}" showsrc "$pkg" 2>/dev/null |
+             awk '/^Package: / { p = $2 } /^Version: / && p == "'"$pkg"'" { print $2 }' |
+             sort -Vr | uniq)
+  [ -n "$versions" ] || { REASON="no source package $pkg in the deb-src index"; return 1; }
+  for v in $versions; do
+    rm -f "$dl"/*
+    if (cd "$dl" && timeout 300 apt-get "${APT_OPTS[@]}" -q --download-only \
+          source "$pkg=$v" >"$WORK/dl/$pkg.log" 2>&1); then
+      ok=$v
+      break
+    fi
+  done
+  [ -n "$ok" ] || { REASON="apt-get source $pkg failed ($(grep -m1 '^E:' "$WORK/dl/$pkg.log" | cut -c1-100))"; return 1; }
+  local tarball
+  tarball=$(ls "$dl"/*.orig.tar.* 2>/dev/null | grep -v -- '-www\.' | head -n1)
+  [ -n "$tarball" ] || { REASON="no upstream tarball in source package $pkg $ok"; return 1; }
+  tar -xf "$tarball" -C "$dir" || { REASON="cannot unpack $(basename "$tarball")"; return 1; }
+  local top
+  top=$(ls "$dir" | head -n1)
+  echo "$top" >"$dir/.done"
+  echo "$pkg $ok" >"$dir/.version"
+  SRC=$dir/$top
+}
+
+# ---------------------------------------------------------------- programs
+# Each prep_NAME sets SRC, FILES (C files relative to SRC), XFLAGS (extra
+# compile flags), LIBS, KIND (exe or shared) and VERSION; or REASON and
+# returns 1.
+
+prep_demo() {
+  SRC=$GORC_ROOT/examples
+  FILES=(main.c lexer.c parser.c compile.c vm.c report.c util.c)
+  XFLAGS=(-fomit-frame-pointer)
+  LIBS=()
+  KIND=exe
+  VERSION="examples/"
+}
+
+prep_sqlite3() {
+  fetch_source sqlite3 || return 1
+  VERSION=$(cat "$WORK/src/sqlite3/.version")
+  if [ ! -f "$SRC/sqlite3.c" ] || [ ! -f "$SRC/shell.c" ]; then
+    command -v tclsh >/dev/null ||
+      { REASON="needs tclsh to generate the amalgamation (apt-get install tcl)"; return 1; }
+    # The Debian source is the full tree: generate sqlite3.c and shell.c.
+    if ! (cd "$SRC" && ./configure --disable-tcl >"$WORK/sqlite3-configure.log" 2>&1 &&
+          make -j2 sqlite3.c shell.c >"$WORK/sqlite3-amalgamation.log" 2>&1); then
+      REASON="generating the amalgamation failed (see $WORK/sqlite3-*.log)"
+      return 1
+    fi
+  fi
+  FILES=(sqlite3.c shell.c)
+  XFLAGS=(-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -I.)
+  LIBS=(-lm)
+  KIND=exe
+  VERSION="$VERSION, amalgamation + shell"
+}
+
+prep_lua54() {
+  fetch_source lua5.4 || return 1
+  VERSION="$(cat "$WORK/src/lua5.4/.version"), interpreter"
+  FILES=()
+  local f
+  for f in "$SRC"/src/*.c; do
+    case $f in */luac.c) continue;; esac
+    FILES+=("src/${f##*/}")
+  done
+  [ ${#FILES[@]} -gt 0 ] || { REASON="no src/*.c in the lua5.4 source"; return 1; }
+  XFLAGS=(-DLUA_COMPAT_5_3 -DLUA_USE_LINUX)
+  LIBS=(-lm -ldl)
+  KIND=exe
+}
+
+prep_zlib() {
+  fetch_source zlib || return 1
+  VERSION="$(cat "$WORK/src/zlib/.version"), libz.so"
+  FILES=()
+  local f
+  for f in adler32 crc32 deflate infback inffast inflate inftrees trees zutil \
+           compress uncompr gzclose gzlib gzread gzwrite; do
+    [ -f "$SRC/$f.c" ] || { REASON="zlib source has no $f.c"; return 1; }
+    FILES+=("$f.c")
+  done
+  XFLAGS=(-fPIC -D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN)
+  LIBS=()
+  KIND=shared
+}
+
+prep_bzip2() {
+  fetch_source bzip2 || return 1
+  VERSION="$(cat "$WORK/src/bzip2/.version"), bzip2 program"
+  FILES=(blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c
+         bzlib.c bzip2.c)
+  XFLAGS=(-D_FILE_OFFSET_BITS=64)
+  LIBS=()
+  KIND=exe
+}
+
+# ---------------------------------------------------------------- measuring
+
+link() { # link OUT OBJS...
+  local out=$1; shift
+  if [ "$KIND" = shared ]; then
+    "$CC" $CFLAGS -shared -o "$out" "$@" "${LIBS[@]}"
+  else
+    "$CC" $CFLAGS -o "$out" "$@" "${LIBS[@]}"
+  fi
+}
+
+MEASURED=0
+SKIPPED=0
+BELOW=0
+SUM_GORC=0
+SUM_EH=0
+
+# measure NAME: builds and prints the lines for one program.
+measure() {
+  local name=$1 fn=prep_${1//./}
+  local SRC="" FILES=() XFLAGS=() LIBS=() KIND=exe VERSION="" REASON=""
+  if ! "$fn"; then
+    echo "$name: skipped: $REASON"
+    SKIPPED=$((SKIPPED + 1))
+    return
+  fi
+  local out=$WORK/build/$name
+  rm -rf "$out"
+  mkdir -p "$out/base" "$out/gorc" "$out/sframe"
+  local t_base=0 t_gorc=0 f o fail="" sframe_fail=""
+  local objs_base=() objs_gorc=() objs_sframe=()
+  : >"$out/base.log"; : >"$out/gorc.log"; : >"$out/sframe.log"
+  for f in "${FILES[@]}"; do
+    o=$(echo "${f%.c}" | tr / _)
+    # without the plugin
+    if ! cpu_time "$out/base.log" cd "$SRC" "$CC" $CFLAGS "${XFLAGS[@]}" -S "$f" -o "$out/base/$o.s"; then
+      fail="compiling $f failed without the plugin (see $out/base.log)"
+      break
+    fi
+    t_base=$((t_base + CPU_MS))
+    # with the plugin, same flags
+    echo "== $f" >>"$out/gorc.log"
+    if ! cpu_time "$out/gorc.log" cd "$SRC" "$CC" $CFLAGS "${XFLAGS[@]}" $PFLAGS -S "$f" -o "$out/gorc/$o.s"; then
+      fail="the plugin failed on $f: $(grep -m1 -E 'error|internal compiler|Segmentation' "$out/gorc.log" | cut -c1-200)"
+      break
+    fi
+    t_gorc=$((t_gorc + CPU_MS))
+    objs_base+=("$out/base/$o.o")
+    objs_gorc+=("$out/gorc/$o.o")
+    # the same assembly, with SFrame
+    if [ -z "$sframe_fail" ]; then
+      if "$CC" -c -Wa,--gsframe "$out/gorc/$o.s" -o "$out/sframe/$o.o" >>"$out/sframe.log" 2>&1; then
+        objs_sframe+=("$out/sframe/$o.o")
+      else
+        sframe_fail="as --gsframe failed on $f: $(grep -m1 -iE 'error|fatal' "$out/sframe.log" | cut -c1-120)"
+      fi
+    fi
+  done
+  if [ -n "$fail" ]; then
+    echo "$name: failed: $fail"
+    SKIPPED=$((SKIPPED + 1))
+    return
+  fi
+  local ext=""; [ "$KIND" = shared ] && ext=.so
+  local bin_base=$out/$name-base$ext bin=$out/$name$ext bin_sf=$out/$name-sframe$ext
+  if ! link "$bin_base" "${objs_base[@]}" >>"$out/base.log" 2>&1 ||
+     ! link "$bin" "${objs_gorc[@]}" >>"$out/gorc.log" 2>&1; then
+    echo "$name: failed: linking failed (see $out/*.log)"
+    SKIPPED=$((SKIPPED + 1))
+    return
+  fi
+  if [ -z "$sframe_fail" ] && ! link "$bin_sf" "${objs_sframe[@]}" >>"$out/sframe.log" 2>&1; then
+    sframe_fail="linking the --gsframe objects failed"
+  fi
+
+  local ng=$(section_size "$bin" gorc_unwind) nn=$(section_size "$bin" .note.gorc)
+  local eh=$(section_size "$bin" .eh_frame) hdr=$(section_size "$bin" .eh_frame_hdr)
+  local text=$(section_size "$bin" .text)
+  local sf=""
+  [ -z "$sframe_fail" ] && sf=$(section_size "$bin_sf" .sframe)
+  [ -z "$sframe_fail" ] && [ -z "$sf" ] && sframe_fail="no .sframe section in the linked output"
+  local ehsum=$(( ${eh:-0} + ${hdr:-0} ))
+  local sf_part
+  if [ -n "$sframe_fail" ]; then
+    sf_part="sframe n/a ($sframe_fail)"
+  fi
+
+  echo "$name: $VERSION; ${#FILES[@]} C files, .text $text B, $KIND"
+  if [ -z "$ng" ]; then
+    [ -z "$sframe_fail" ] && sf_part="sframe $sf B"
+    echo "$name: no records (no gorc_unwind section), eh_frame+hdr $ehsum B; $sf_part"
+  else
+    local g=$((ng + ${nn:-0}))
+    local r=$(ratio "$g" "$ehsum")
+    [ -z "$sframe_fail" ] && sf_part="sframe $sf B, gorc/sframe $(ratio "$g" "$sf")"
+    echo "$name: gorc $g B, eh_frame+hdr $ehsum B, ratio $r; $sf_part"
+    MEASURED=$((MEASURED + 1))
+    SUM_GORC=$((SUM_GORC + g)); SUM_EH=$((SUM_EH + ehsum))
+    awk -v r="$r" 'BEGIN { exit !(r <= 0.5) }' && BELOW=$((BELOW + 1))
+  fi
+  echo "$name: compile $(secs $t_base) s CPU without plugin, $(secs $t_gorc) s with, ratio $(ratio "$t_gorc" "$t_base")"
+
+  # Sanity: the plugin must not change code; its records must check out.
+  local notes=""
+  local differ=0
+  for o in "${objs_base[@]}"; do
+    o=${o##*/}
+    [ "$(code_sums "$out/base/$o")" = "$(code_sums "$out/gorc/$o")" ] || differ=$((differ + 1))
+  done
+  [ $differ -gt 0 ] && notes="$notes code of $differ objects DIFFERS from the build without the plugin;"
+  local nwarn
+  nwarn=$(grep -c 'warning:' "$out/gorc.log"); nwarn=${nwarn:-0}
+  local nwarn_base
+  nwarn_base=$(grep -c 'warning:' "$out/base.log"); nwarn_base=${nwarn_base:-0}
+  [ "$nwarn" -gt "$nwarn_base" ] &&
+    notes="$notes $((nwarn - nwarn_base)) more warnings with the plugin (see $out/gorc.log);"
+  if [ -n "$ng" ] && [ -x "$GORC_ROOT/tools/gorc-check" ]; then
+    local chk
+    chk=$(timeout 300 "$GORC_ROOT/tools/gorc-check" "$bin" 2>&1 | tail -n1)
+    echo "$name: ${chk:-gorc-check printed nothing}"
+  fi
+  [ -n "$notes" ] && echo "$name: NOTE:$notes"
+}
+
+echo "gorc bench: $CC $($CC -dumpversion), $(as --version | head -n1), CFLAGS $CFLAGS${PFLAGS:+ $PFLAGS}"
+crt=""
+printf 'int main(void) { return 0; }\n' >"$WORK/empty.c"
+if "$CC" $CFLAGS "$WORK/empty.c" -o "$WORK/empty" 2>/dev/null; then
+  crt=$(( $(section_size "$WORK/empty" .eh_frame) + $(section_size "$WORK/empty" .eh_frame_hdr) ))
+fi
+echo "records = gorc_unwind + .note.gorc; eh_frame+hdr = .eh_frame + .eh_frame_hdr, including the C runtime's (${crt:-?} B for an empty main); bar: ratio <= 0.5"
+echo "compile = CPU time (user + sys) of cc1 + as over all C files, same flags, without and with the plugin"
+for p in $ONLY; do
+  case $p in
+  demo|sqlite3|lua5.4|zlib|bzip2) measure "$p";;
+  *) echo "$p: skipped: unknown program (known: demo sqlite3 lua5.4 zlib bzip2)"; SKIPPED=$((SKIPPED + 1));;
+  esac
+done
+if [ "$MEASURED" -gt 0 ]; then
+  echo "bench: $MEASURED programs measured, $SKIPPED skipped; ratio <= 0.5 for $BELOW of $MEASURED; all together gorc $SUM_GORC B, eh_frame+hdr $SUM_EH B, ratio $(ratio $SUM_GORC $SUM_EH)"
+  exit 0
+fi
+echo "bench: no program has a records ratio ($SKIPPED skipped)"
+exit 1
