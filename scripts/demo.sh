@@ -15,9 +15,11 @@ echo
 echo "== tools/gorc-dump --summary $demo"
 tools/gorc-dump --summary "$demo"
 echo
-echo "== tools/gorc-dump $demo (first ranges)"
-tools/gorc-dump "$demo" | sed -n '1,40p'
-echo "   ..."
+echo "== tools/gorc-dump $demo: the VM loop (rbp frame, several exits) and its cold part"
+tools/gorc-dump "$demo" | awk '/^range / { show = ($3 == "vm_run" || $3 == "vm_run.cold") } show'
+echo
+echo "== tools/gorc-dump $demo: six saved registers and a 120-byte frame (run), a small function (arena_alloc)"
+tools/gorc-dump "$demo" | awk '/^range / { show = ($3 == "arena_alloc" || $3 == "run") } show' | sed -n '1,40p' 
 echo
 echo "== tools/gorc-check $demo   (every byte against .eh_frame, libdw as oracle)"
 tools/gorc-check "$demo"
