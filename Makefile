@@ -59,7 +59,7 @@ demo: all
 	$(MAKE) -C examples CC=$(CC) PLUGIN=$(CURDIR)/$(PLUGIN)
 	scripts/demo.sh
 
-check: all
+check: all deps-if-missing
 	rm -rf testsuite/out && mkdir -p testsuite/out
 	cd testsuite && runtest --tool gorc --srcdir . --outdir out \
 	  GORC_ROOT=$(CURDIR) GORC_CC=$(CC) GORC_CXX=$(CXX) >out/runtest.log 2>&1; \
