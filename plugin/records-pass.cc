@@ -3,14 +3,16 @@
    Runs after GCC's dwarf2 pass.  Walks the insn stream, replays the
    NOTE_INSN_CFI notes through the interpreter and, wherever the state
    gorc records changes, inserts a NOTE_INSN_DELETED_LABEL: final prints it
-   as a label and nothing else, so the code is unchanged.  (An asm insn
-   would do too, but insns inserted after branch shortening make final
-   ICE; notes are what the dwarf2 pass itself inserts at this point.)
+   as a label and nothing else, so the code is unchanged.
 
    With -fno-asynchronous-unwind-tables (and no -g) GCC skips the dwarf2
    pass.  Then this pass runs GCC's own CFI computation itself, reads its
    notes and deletes them again, so the object gets exact records and the
-   user still gets no unwind tables.  */
+   user still gets no unwind tables.
+
+   (Why notes and not an asm insn carrying the label: insns inserted after
+   branch shortening have no length or address, and final ICEs on them.
+   Notes are what the dwarf2 pass itself inserts at this point.)  */
 
 #include "records.h"
 #include "cfi-interp.h"
@@ -79,6 +81,8 @@ static bool function_start_label(char *buf)
 
 static struct gorc_partition_rec *open_partition(const char *start_label)
 {
+  if (gorc_pending.n_partitions == ARRAY_SIZE(gorc_pending.partitions))
+    return NULL; /* GCC splits a function into a hot and a cold part only */
   struct gorc_partition_rec *p = &gorc_pending.partitions[gorc_pending.n_partitions++];
   struct gorc_entry_rec first;
 
@@ -109,36 +113,32 @@ static bool is_cfi_note(rtx_insn *insn)
          && (NOTE_KIND(insn) == NOTE_INSN_CFI || NOTE_KIND(insn) == NOTE_INSN_CFI_LABEL);
 }
 
-static unsigned int execute_records(function *fun)
+static void release_pending(void)
+{
+  for (int i = 0; i < gorc_pending.n_partitions; i++)
+    gorc_pending.partitions[i].entries.release();
+  memset(&gorc_pending, 0, sizeof gorc_pending);
+}
+
+/* Walk the insns, place label notes, fill gorc_pending.  */
+static void collect_records(function *fun)
 {
   struct gorc_interp interp;
   struct gorc_partition_rec *part;
   char label[GORC_LABEL_MAX];
-  bool code_since_entry, warned = false;
-  bool forced = !dwarf2out_do_frame();
-
-  memset(&gorc_pending, 0, sizeof gorc_pending);
-  if (!GORC_ARCH_TARGET_OK())
-    return 0;
-  gorc_install_debug_hook();
-
-  if (forced) {
-    if (!own_dwarf2_pass)
-      own_dwarf2_pass = make_pass_dwarf2_frame(g);
-    own_dwarf2_pass->execute(fun);
-  }
+  bool code_since_last_entry, warned = false;
 
   if (!function_start_label(label)) {
     warning_at(DECL_SOURCE_LOCATION(current_function_decl), 0,
                "gorc: no label marks the start of %qD (it is compiler-generated "
                "and built without unwind tables); it gets no records",
                current_function_decl);
-    return 0;
+    return;
   }
   gorc_pending.fun = fun;
   part = open_partition(label);
   gorc_interp_reset(&interp);
-  code_since_entry = emits_code_before_first_insn();
+  code_since_last_entry = emits_code_before_first_insn();
 
   for (rtx_insn *insn = get_insns(), *next; insn; insn = next) {
     next = NEXT_INSN(insn);
@@ -149,19 +149,24 @@ static unsigned int execute_records(function *fun)
       emit_label_note(part->end_label, insn, false);
       emit_label_note(label, insn, true);
       part = open_partition(label);
+      if (!part) {
+        warning_at(DECL_SOURCE_LOCATION(current_function_decl), 0,
+                   "gorc: %qD switches text sections more than once; it gets no records",
+                   current_function_decl);
+        release_pending();
+        return;
+      }
       gorc_interp_reset(&interp);
-      code_since_entry = false;
+      code_since_last_entry = false;
       continue;
     }
     if (!is_cfi_note(insn)) {
       if (may_emit_code(insn))
-        code_since_entry = true;
+        code_since_last_entry = true;
       continue;
     }
     if (NOTE_KIND(insn) == NOTE_INSN_CFI)
       gorc_interp_apply(&interp, NOTE_CFI(insn));
-    if (forced)
-      NOTE_KIND(insn) = NOTE_INSN_DELETED; /* the user asked for no CFI */
     if (is_cfi_note(next))
       continue; /* one group of notes describes one address */
 
@@ -171,7 +176,7 @@ static unsigned int execute_records(function *fun)
     struct gorc_entry_rec *last = &part->entries.last();
     if (gorc_state_equal(&now, &last->state))
       continue;
-    if (!code_since_entry) {
+    if (!code_since_last_entry) {
       last->state = now; /* same address as the last entry */
       continue;
     }
@@ -180,9 +185,36 @@ static unsigned int execute_records(function *fun)
     emit_label_note(rec.label, insn, true); /* NEXT stays the old next */
     rec.state = now;
     part->entries.safe_push(rec);
-    code_since_entry = false;
+    code_since_last_entry = false;
   }
   emit_label_note(part->end_label, get_last_insn(), true);
+}
+
+/* With unwind tables off the user asked for no CFI: take GCC's notes out
+   again once they are read (final would print .LCFI labels for some).  */
+static void delete_cfi_notes(void)
+{
+  for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn))
+    if (is_cfi_note(insn))
+      NOTE_KIND(insn) = NOTE_INSN_DELETED;
+}
+
+static unsigned int execute_records(function *fun)
+{
+  bool forced = !dwarf2out_do_frame();
+
+  release_pending();
+  if (!GORC_ARCH_TARGET_OK())
+    return 0;
+  gorc_install_debug_hook();
+  if (forced) {
+    if (!own_dwarf2_pass)
+      own_dwarf2_pass = make_pass_dwarf2_frame(g);
+    own_dwarf2_pass->execute(fun);
+  }
+  collect_records(fun);
+  if (forced)
+    delete_cfi_notes();
   return 0;
 }
 
