@@ -204,8 +204,14 @@ static unsigned int execute_records(function *fun)
   bool forced = !dwarf2out_do_frame();
 
   release_pending();
-  if (!GORC_ARCH_TARGET_OK())
+  if (!GORC_ARCH_TARGET_OK()) {
+    static bool warned_target;
+    if (!warned_target)
+      warning(0, "gorc: records are made for x86-64 (LP64) code only; "
+              "this unit (%<-m32%> or %<-mx32%>) gets none");
+    warned_target = true;
     return 0;
+  }
   gorc_install_debug_hook();
   if (forced) {
     if (!own_dwarf2_pass)
