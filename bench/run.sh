@@ -9,7 +9,7 @@
 #   CC            the GCC the plugin is built for (default gcc)
 #   BENCH_WORK    download and build directory (default $GORC_ROOT/bench/work)
 #   BENCH_CFLAGS  optimisation flags (default -O2)
-#   BENCH_ONLY    space-separated subset of: demo sqlite3 lua5.4 zlib bzip2
+#   BENCH_ONLY    space-separated subset of: demo sqlite3 lua5.4 zlib bzip2 tinyxml2
 #   BENCH_NO_PLUGIN=1  measure without the plugin (records print "no records")
 #
 # Every C file is compiled twice, without and with -fplugin (timed, same
@@ -32,7 +32,8 @@ CC=${CC:-gcc}
 WORK=${BENCH_WORK:-$GORC_ROOT/bench/work}
 CFLAGS=${BENCH_CFLAGS:--O2}
 PLUGIN=$GORC_ROOT/plugin/gorc.so
-ONLY=${BENCH_ONLY:-demo sqlite3 lua5.4 zlib bzip2}
+ONLY=${BENCH_ONLY:-demo sqlite3 lua5.4 zlib bzip2 tinyxml2}
+CXX=${CXX:-g++}
 NO_PLUGIN=${BENCH_NO_PLUGIN:-}
 
 mkdir -p "$WORK" || { echo "bench: cannot create $WORK" >&2; exit 2; }
@@ -189,9 +190,9 @@ fetch_source() {
 }
 
 # ---------------------------------------------------------------- programs
-# Each prep_NAME sets SRC, FILES (C files relative to SRC), XFLAGS (extra
-# compile flags), LIBS, KIND (exe or shared) and VERSION; or REASON and
-# returns 1.
+# Each prep_NAME sets SRC, FILES (sources relative to SRC), XFLAGS (extra
+# compile flags), LIBS, KIND (exe or shared), VERSION and, for C++, COMPILER;
+# or REASON and returns 1.
 
 prep_demo() {
   SRC=$GORC_ROOT/examples
@@ -252,6 +253,16 @@ prep_zlib() {
   KIND=shared
 }
 
+prep_tinyxml2() {
+  fetch_source tinyxml2 || return 1
+  VERSION="$(cat "$WORK/src/tinyxml2/.version"), C++ library + its test program"
+  FILES=(tinyxml2.cpp xmltest.cpp)
+  XFLAGS=()
+  LIBS=()
+  KIND=exe
+  COMPILER=$CXX
+}
+
 prep_bzip2() {
   fetch_source bzip2 || return 1
   VERSION="$(cat "$WORK/src/bzip2/.version"), bzip2 program"
@@ -267,9 +278,9 @@ prep_bzip2() {
 link() { # link OUT OBJS...
   local out=$1; shift
   if [ "$KIND" = shared ]; then
-    "$CC" $CFLAGS -shared -o "$out" "$@" "${LIBS[@]}"
+    "$COMPILER" $CFLAGS -shared -o "$out" "$@" "${LIBS[@]}"
   else
-    "$CC" $CFLAGS -o "$out" "$@" "${LIBS[@]}"
+    "$COMPILER" $CFLAGS -o "$out" "$@" "${LIBS[@]}"
   fi
 }
 
@@ -282,7 +293,7 @@ SUM_EH=0
 # measure NAME: builds and prints the lines for one program.
 measure() {
   local name=$1 fn=prep_${1//./}
-  local SRC="" FILES=() XFLAGS=() LIBS=() KIND=exe VERSION="" REASON=""
+  local SRC="" FILES=() XFLAGS=() LIBS=() KIND=exe VERSION="" REASON="" COMPILER=$CC
   if ! "$fn"; then
     echo "$name: skipped: $REASON"
     SKIPPED=$((SKIPPED + 1))
@@ -295,16 +306,16 @@ measure() {
   local objs_base=() objs_gorc=() objs_sframe=()
   : >"$out/base.log"; : >"$out/gorc.log"; : >"$out/sframe.log"
   for f in "${FILES[@]}"; do
-    o=$(echo "${f%.c}" | tr / _)
+    o=$(echo "${f%.*}" | tr / _)
     # without the plugin
-    if ! cpu_time "$out/base.log" cd "$SRC" "$CC" $CFLAGS "${XFLAGS[@]}" -S "$f" -o "$out/base/$o.s"; then
+    if ! cpu_time "$out/base.log" cd "$SRC" "$COMPILER" $CFLAGS "${XFLAGS[@]}" -S "$f" -o "$out/base/$o.s"; then
       fail="compiling $f failed without the plugin (see $out/base.log)"
       break
     fi
     t_base=$((t_base + CPU_MS))
     # with the plugin, same flags
     echo "== $f" >>"$out/gorc.log"
-    if ! cpu_time "$out/gorc.log" cd "$SRC" "$CC" $CFLAGS "${XFLAGS[@]}" $PFLAGS -S "$f" -o "$out/gorc/$o.s"; then
+    if ! cpu_time "$out/gorc.log" cd "$SRC" "$COMPILER" $CFLAGS "${XFLAGS[@]}" $PFLAGS -S "$f" -o "$out/gorc/$o.s"; then
       fail="the plugin failed on $f: $(grep -m1 -E 'error|internal compiler|Segmentation' "$out/gorc.log" | cut -c1-200)"
       break
     fi
@@ -349,7 +360,7 @@ measure() {
     sf_part="sframe n/a ($sframe_fail)"
   fi
 
-  echo "$name: $VERSION; ${#FILES[@]} C files, .text $text B, $KIND"
+  echo "$name: $VERSION; ${#FILES[@]} source files, .text $text B, $KIND"
   if [ -z "$ng" ]; then
     [ -z "$sframe_fail" ] && sf_part="sframe $sf B"
     echo "$name: no records (no gorc_unwind section), eh_frame+hdr $ehsum B; $sf_part"
@@ -393,11 +404,11 @@ if "$CC" $CFLAGS "$WORK/empty.c" -o "$WORK/empty" 2>/dev/null; then
   crt=$(( $(section_size "$WORK/empty" .eh_frame) + $(section_size "$WORK/empty" .eh_frame_hdr) ))
 fi
 echo "records = gorc_unwind + .note.gorc; eh_frame+hdr = .eh_frame + .eh_frame_hdr, including the C runtime's (${crt:-?} B for an empty main); bar: ratio <= 0.5"
-echo "compile = CPU time (user + sys) of cc1 + as over all C files, same flags, without and with the plugin"
+echo "compile = CPU time (user + sys) of cc1 + as over all source files, same flags, without and with the plugin"
 for p in $ONLY; do
   case $p in
-  demo|sqlite3|lua5.4|zlib|bzip2) measure "$p";;
-  *) echo "$p: skipped: unknown program (known: demo sqlite3 lua5.4 zlib bzip2)"; SKIPPED=$((SKIPPED + 1));;
+  demo|sqlite3|lua5.4|zlib|bzip2|tinyxml2) measure "$p";;
+  *) echo "$p: skipped: unknown program (known: demo sqlite3 lua5.4 zlib bzip2 tinyxml2)"; SKIPPED=$((SKIPPED + 1));;
   esac
 done
 if [ "$MEASURED" -gt 0 ]; then
