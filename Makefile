@@ -1,6 +1,7 @@
 # gorc: exact unwind records for C built without frame pointers.
 #
-#   make          build plugin/gorc.so, tools/gorc-dump, tools/gorc-check
+#   make          build plugin/gorc.so, tools/gorc-dump, tools/gorc-check,
+#                 runtime/libgorc.a and runtime/libgorc.so
 #   make demo     build the bundled example with the plugin, show its records
 #   make check    run the DejaGnu testsuite; ends with "N passed, M failed"
 #   make bench    size of the records vs .eh_frame(+hdr) and .sframe
@@ -33,7 +34,10 @@ TOOLS = tools/gorc-dump tools/gorc-check
 
 .PHONY: all deps deps-if-missing demo check bench clean
 
-all: $(PLUGIN) $(TOOLS)
+.DEFAULT_GOAL := all
+include runtime/Makefile.inc
+
+all: $(PLUGIN) $(TOOLS) $(RUNTIME_LIBS)
 
 deps:
 	scripts/deps.sh install
@@ -41,7 +45,7 @@ deps:
 deps-if-missing:
 	@scripts/deps.sh check >/dev/null 2>&1 || scripts/deps.sh install
 
-$(PLUGIN) $(TOOLS): | deps-if-missing
+$(PLUGIN) $(TOOLS) $(RUNTIME_OBJS): | deps-if-missing
 
 $(PLUGIN): $(PLUGIN_SRCS) $(PLUGIN_HDRS)
 	@test -f "$(GCC_PLUGIN_DIR)/include/plugin-version.h" || { \
@@ -69,7 +73,7 @@ check: all deps-if-missing
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
 
-clean:
+clean: runtime-clean
 	rm -f $(PLUGIN) $(TOOLS)
 	rm -rf testsuite/out
 	-$(MAKE) -C examples clean

@@ -1,0 +1,68 @@
+/* libgorc: async-signal-safe stack unwinding over gorc records.
+
+   Link with -lgorc (libgorc.a or libgorc.so).  Every loaded module with
+   gorc records (section gorc_unwind, found through its .note.gorc) is used
+   without registration; code without records is unwound through its
+   .eh_frame, converted once into the same form outside signal context.
+
+   All functions here are async-signal-safe and thread-safe: no allocation,
+   no lock on the unwind path, every memory read checked against the
+   current thread's stack bounds.  */
+
+#ifndef GORC_H
+#define GORC_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Why a walk stopped.  Functions return these negated.  */
+enum gorc_error {
+  GORC_OK = 0,
+  GORC_END = 1,          /* the outermost frame was reached (not an error) */
+  GORC_ENORECORD = 2,    /* no record and no .eh_frame for this address */
+  GORC_EUNDEFINED = 3,   /* the record says this code cannot be unwound */
+  GORC_EBADFRAME = 4,    /* the CFA or a saved value is outside the stack */
+  GORC_EDIRECTION = 5,   /* the stack went the wrong way (a loop) */
+  GORC_EINVAL = 6,       /* bad argument */
+  GORC_EINIT = 7         /* libgorc could not set itself up */
+};
+
+/* Like backtrace(3): IPS[0] is the return address into the function that
+   called gorc_backtrace, then its callers' return addresses.  Returns the
+   number of addresses stored (0..MAX) when the walk reached the outermost
+   frame or MAX, or a negative enum gorc_error when it stopped early; the
+   addresses found until then are stored all the same, and
+   gorc_backtrace_count() says how many.  */
+int gorc_backtrace(void **ips, int max);
+
+/* From a signal handler's third argument (a ucontext_t *): IPS[0] is the
+   interrupted instruction, then its callers.  Same return convention.  */
+int gorc_backtrace_ucontext(const void *ucontext, void **ips, int max);
+
+/* How many addresses the calling thread's last gorc_backtrace* stored
+   (also when it returned an error).  */
+int gorc_backtrace_count(void);
+
+/* A cursor for tools: one frame at a time.  */
+struct gorc_cursor {
+  unsigned long ip, sp, bp;   /* the current frame's registers */
+  unsigned long priv[8];      /* libgorc's state */
+};
+
+/* Start at the caller of gorc_cursor_init.  Returns 0 or -enum gorc_error.  */
+int gorc_cursor_init(struct gorc_cursor *c);
+/* Start at the interrupted context of a signal handler.  */
+int gorc_cursor_init_ucontext(struct gorc_cursor *c, const void *ucontext);
+/* Step to the caller: 1 when there is one, 0 at the outermost frame,
+   -enum gorc_error when the walk cannot go on.  */
+int gorc_cursor_step(struct gorc_cursor *c);
+
+/* A fixed English text for an enum gorc_error (negated or not).  */
+const char *gorc_strerror(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,538 @@
+/* libgorc: module discovery (dl_iterate_phdr, normal context only), the
+   per-module entry arrays and their fast-lookup index, and the registry
+   that the unwind path reads without locks.  */
+
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include "internal.h"
+
+uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
+unsigned long gorc_rt_main_self;
+int gorc_rt_main_self_known;
+
+/* Published modules: slots [0, n_slots) may hold a module pointer.  A
+   writer (normal context, under scan_lock) fills a slot, then raises
+   n_slots with release; readers load n_slots and each slot with acquire.
+   A module that went away is unpublished (slot set to NULL) but its memory
+   is never unmapped: a signal handler may still be reading it.  */
+static struct gorc_rt_module *_Atomic slots[GORC_RT_MAX_MODULES];
+static _Atomic unsigned n_slots;
+static _Atomic int initialized;
+static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long seen_adds, seen_subs;
+static int seen_valid;
+
+int gorc_rt_initialized(void)
+{
+  return atomic_load_explicit(&initialized, memory_order_acquire);
+}
+
+/* ---- reading a module's headers (registration only) ---- */
+
+struct scan_module {
+  uint64_t base;
+  const ElfW(Phdr) *phdr;
+  unsigned phnum;
+};
+
+/* Is [addr, addr+len) inside one PT_LOAD of the module?  */
+static int in_load(const struct scan_module *sm, uint64_t addr, uint64_t len)
+{
+  for (unsigned i = 0; i < sm->phnum; i++) {
+    const ElfW(Phdr) *p = &sm->phdr[i];
+    if (p->p_type != PT_LOAD || !(p->p_flags & PF_R))
+      continue;
+    uint64_t lo = sm->base + p->p_vaddr, hi = lo + p->p_memsz;
+    if (addr >= lo && addr <= hi && len <= hi - addr)
+      return 1;
+  }
+  return 0;
+}
+
+/* The end of the PT_LOAD holding ADDR, or 0.  */
+static uint64_t load_end(const struct scan_module *sm, uint64_t addr)
+{
+  for (unsigned i = 0; i < sm->phnum; i++) {
+    const ElfW(Phdr) *p = &sm->phdr[i];
+    if (p->p_type != PT_LOAD)
+      continue;
+    uint64_t lo = sm->base + p->p_vaddr, hi = lo + p->p_filesz;
+    if (addr >= lo && addr < hi)
+      return hi;
+  }
+  return 0;
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* Decode every range of the table at [p, end) into B.  A malformed range
+   is dropped (its entries removed) and decoding stops there.  */
+static void decode_records(struct gorc_rt_builder *b, uint64_t base,
+                           const uint8_t *p, const uint8_t *end)
+{
+  while (p < end && !b->failed) {
+    struct gorc_range r;
+    struct gorc_entry e;
+    size_t mark = b->count;
+    int rc;
+    if (gorc_range_open(&r, p, end, (uint64_t)(uintptr_t)p) != GORC_DECODE_OK)
+      break;
+    while ((rc = gorc_range_next(&r, &e)) == 1)
+      gorc_rt_builder_add(b, base, e.addr, &e.state);
+    if (rc < 0) {
+      if (!b->failed)
+        b->count = mark;
+      break;
+    }
+    p = gorc_range_table_end(&r);
+  }
+}
+
+/* Find the gorc note in the module's PT_NOTE segments; decode the table.  */
+static void find_records(const struct scan_module *sm, struct gorc_rt_builder *b)
+{
+  for (unsigned i = 0; i < sm->phnum; i++) {
+    const ElfW(Phdr) *ph = &sm->phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    uint64_t lo = sm->base + ph->p_vaddr, len = ph->p_memsz;
+    if (!in_load(sm, lo, len))
+      continue;
+    uint64_t align = ph->p_align == 8 ? 8 : 4;
+    const uint8_t *n = (const uint8_t *)(uintptr_t)lo, *nend = n + len;
+    while (nend - n >= 12) {
+      uint32_t namesz = rd32(n), descsz = rd32(n + 4), type = rd32(n + 8);
+      uint64_t nsz = (namesz + align - 1) & ~(align - 1);
+      uint64_t dsz = (descsz + align - 1) & ~(align - 1);
+      if (nsz > (uint64_t)(nend - n) - 12 || dsz > (uint64_t)(nend - n) - 12 - nsz)
+        break;
+      const uint8_t *name = n + 12, *desc = name + nsz;
+      if (namesz == sizeof GORC_NOTE_NAME && type == GORC_NOTE_TABLE
+          && memcmp(name, GORC_NOTE_NAME, sizeof GORC_NOTE_NAME) == 0
+          && descsz == GORC_NOTE_DESC_SIZE && rd32(desc) == GORC_FORMAT_VERSION) {
+        uint64_t start = (uint64_t)(uintptr_t)(desc + 4) + (uint64_t)(int64_t)(int32_t)rd32(desc + 4);
+        uint64_t stop = (uint64_t)(uintptr_t)(desc + 8) + (uint64_t)(int64_t)(int32_t)rd32(desc + 8);
+        if (start <= stop && in_load(sm, start, stop - start))
+          decode_records(b, sm->base, (const uint8_t *)(uintptr_t)start,
+                         (const uint8_t *)(uintptr_t)stop);
+        return;   /* one note per module */
+      }
+      n = desc + dsz;
+    }
+  }
+}
+
+/* An encoded pointer of .eh_frame_hdr (no indirection).  */
+static int read_encoded(const uint8_t **pp, const uint8_t *end, uint8_t enc,
+                        uint64_t datarel, uint64_t *out)
+{
+  const uint8_t *p = *pp;
+  uint64_t v;
+  size_t n;
+  switch (enc & 0x0f) {
+  case 0x00: case 0x04: case 0x0c: n = 8; break;
+  case 0x03: case 0x0b: n = 4; break;
+  case 0x02: case 0x0a: n = 2; break;
+  default: return -1;
+  }
+  if ((size_t)(end - p) < n)
+    return -1;
+  if (n == 8) {
+    memcpy(&v, p, 8);
+  } else if (n == 4) {
+    uint32_t w = rd32(p);
+    v = (enc & 0x08) ? (uint64_t)(int64_t)(int32_t)w : w;
+  } else {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    v = (enc & 0x08) ? (uint64_t)(int64_t)(int16_t)h : h;
+  }
+  switch (enc & 0x70) {
+  case 0x00: break;
+  case 0x10: v += (uint64_t)(uintptr_t)p; break;
+  case 0x30: v += datarel; break;
+  default: return -1;
+  }
+  if (enc & 0x80)
+    return -1;
+  *pp = p + n;
+  *out = v;
+  return 0;
+}
+
+int gorc_rt_convert_eh_frame(struct gorc_rt_builder *b, uint64_t base,
+                             const uint8_t *eh_frame, size_t len,
+                             uint64_t eh_frame_addr);
+
+static void find_eh_frame(const struct scan_module *sm, struct gorc_rt_builder *b)
+{
+  for (unsigned i = 0; i < sm->phnum; i++) {
+    const ElfW(Phdr) *ph = &sm->phdr[i];
+    if (ph->p_type != PT_GNU_EH_FRAME)
+      continue;
+    uint64_t hdr = sm->base + ph->p_vaddr;
+    if (ph->p_memsz < 4 || !in_load(sm, hdr, ph->p_memsz))
+      return;
+    const uint8_t *h = (const uint8_t *)(uintptr_t)hdr, *hend = h + ph->p_memsz;
+    if (h[0] != 1 || h[1] == 0xff)
+      return;
+    const uint8_t *p = h + 4;
+    uint64_t ehf;
+    if (read_encoded(&p, hend, h[1], hdr, &ehf) != 0)
+      return;
+    uint64_t lend = load_end(sm, ehf);
+    if (!lend)
+      return;
+    /* .eh_frame has no size in the header: walk its records to the zero
+       terminator, inside the segment.  */
+    uint64_t q = ehf;
+    while (lend - q >= 4) {
+      uint32_t l = rd32((const uint8_t *)(uintptr_t)q);
+      uint64_t total;
+      if (l == 0)
+        break;
+      if (l == 0xffffffffu) {
+        uint64_t l64;
+        if (lend - q < 12)
+          break;
+        memcpy(&l64, (const uint8_t *)(uintptr_t)(q + 4), 8);
+        if (l64 > lend - q - 12)
+          break;
+        total = 12 + l64;
+      } else {
+        if (l > lend - q - 4)
+          break;
+        total = 4 + (uint64_t)l;
+      }
+      q += total;
+    }
+    if (q > ehf)
+      gorc_rt_convert_eh_frame(b, sm->base, (const uint8_t *)(uintptr_t)ehf,
+                               (size_t)(q - ehf), ehf);
+    return;
+  }
+}
+
+static int same_entry_state(const struct gorc_rt_entry *a, const struct gorc_rt_entry *b)
+{
+  return a->cfa_kind == b->cfa_kind && a->cfa_reg == b->cfa_reg && a->cfa_off == b->cfa_off
+         && a->bp_kind == b->bp_kind && a->bp_reg == b->bp_reg && a->bp_off == b->bp_off;
+}
+
+/* Overlay R (records) on E (.eh_frame rows), both sorted with one entry
+   per address: wherever a records range is in effect its state wins,
+   elsewhere the eh_frame state (also after a records range ends inside
+   an FDE).  Returns the number of entries written to OUT.  */
+static size_t overlay(const struct gorc_rt_entry *r, size_t nr,
+                      const struct gorc_rt_entry *e, size_t ne,
+                      struct gorc_rt_entry *out)
+{
+  size_t i = 0, j = 0, n = 0;
+  const struct gorc_rt_entry *rc = NULL, *ec = NULL;
+  static const struct gorc_rt_entry none = { 0, 0, 0, GORC_CFA_END, 0, 0, 0 };
+  while (i < nr || j < ne) {
+    uint32_t x;
+    if (i < nr && (j >= ne || r[i].pc_off <= e[j].pc_off))
+      x = r[i].pc_off;
+    else
+      x = e[j].pc_off;
+    if (i < nr && r[i].pc_off == x)
+      rc = &r[i++];
+    if (j < ne && e[j].pc_off == x)
+      ec = &e[j++];
+    const struct gorc_rt_entry *eff = rc && rc->cfa_kind != GORC_CFA_END ? rc : ec ? ec : &none;
+    if (n == 0 && eff->cfa_kind == GORC_CFA_END)
+      continue;
+    if (n > 0 && same_entry_state(&out[n - 1], eff))
+      continue;
+    out[n] = *eff;
+    out[n].pc_off = x;
+    n++;
+  }
+  return n;
+}
+
+static struct gorc_rt_module *build_module(const struct scan_module *sm)
+{
+  struct gorc_rt_builder rb = { 0 }, eb = { 0 };
+  struct gorc_rt_module *m = NULL;
+  size_t nr = 0, ne = 0;
+
+  find_records(sm, &rb);
+  if (rb.failed) {
+    gorc_rt_builder_free(&rb);
+    rb = (struct gorc_rt_builder){ 0 };
+  }
+  find_eh_frame(sm, &eb);
+  if (eb.failed) {
+    gorc_rt_builder_free(&eb);
+    eb = (struct gorc_rt_builder){ 0 };
+  }
+  if (rb.count)
+    nr = gorc_rt_sort_entries(rb.entries, rb.count, &rb.failed);
+  if (eb.count)
+    ne = gorc_rt_sort_entries(eb.entries, eb.count, &eb.failed);
+  if (rb.failed)
+    nr = 0;
+  if (eb.failed)
+    ne = 0;
+  uint32_t lo = UINT32_MAX, hi = 0;
+  if (nr) {
+    lo = rb.entries[0].pc_off;
+    hi = rb.entries[nr - 1].pc_off;
+  }
+  if (ne) {
+    if (eb.entries[0].pc_off < lo)
+      lo = eb.entries[0].pc_off;
+    if (eb.entries[ne - 1].pc_off > hi)
+      hi = eb.entries[ne - 1].pc_off;
+  }
+  if (nr + ne == 0)
+    lo = hi = 0;
+  uint32_t lo_block = lo & ~(uint32_t)((1u << GORC_RT_BLOCK_SHIFT) - 1);
+  size_t nblocks = ((size_t)(hi - lo_block) >> GORC_RT_BLOCK_SHIFT) + 1;
+  size_t ecap = nr + ne;
+  size_t size = sizeof *m + ecap * sizeof(struct gorc_rt_entry) + nblocks * sizeof(uint32_t);
+  uint8_t *mem = gorc_rt_map(size);
+  if (!mem)
+    goto out;
+  m = (struct gorc_rt_module *)mem;
+  struct gorc_rt_entry *ent = (struct gorc_rt_entry *)(mem + sizeof *m);
+  uint32_t *index = (uint32_t *)(ent + ecap);
+  size_t n = overlay(rb.entries, nr, eb.entries, ne, ent);
+
+  m->base = sm->base;
+  m->entries = ent;
+  m->count = n;
+  m->index = index;
+  m->map_size = size;
+  m->phdr = sm->phdr;
+  m->records_entries = (unsigned)nr;
+  m->ehframe_entries = (unsigned)ne;
+  if (n) {
+    m->lo = sm->base + ent[0].pc_off;
+    m->hi = sm->base + ent[n - 1].pc_off;
+    lo_block = ent[0].pc_off & ~(uint32_t)((1u << GORC_RT_BLOCK_SHIFT) - 1);
+    nblocks = ((size_t)(ent[n - 1].pc_off - lo_block) >> GORC_RT_BLOCK_SHIFT) + 1;
+    m->lo_block = sm->base + lo_block;
+    size_t k = 0;
+    for (size_t bl = 0; bl < nblocks; bl++) {
+      uint64_t start = (uint64_t)lo_block + ((uint64_t)bl << GORC_RT_BLOCK_SHIFT);
+      while (k + 1 < n && ent[k + 1].pc_off <= start)
+        k++;
+      index[bl] = (uint32_t)k;
+    }
+    m->nblocks = nblocks;
+  }
+  for (unsigned i = 0; i < sm->phnum && m->nexec < GORC_RT_MAX_EXEC; i++) {
+    const ElfW(Phdr) *p = &sm->phdr[i];
+    if (p->p_type == PT_LOAD && (p->p_flags & PF_X) && (p->p_flags & PF_R)) {
+      m->exec_lo[m->nexec] = sm->base + p->p_vaddr;
+      m->exec_hi[m->nexec] = sm->base + p->p_vaddr + p->p_memsz;
+      m->nexec++;
+    }
+  }
+  mprotect(mem, (size + 4095) & ~(size_t)4095, PROT_READ);
+out:
+  gorc_rt_builder_free(&rb);
+  gorc_rt_builder_free(&eb);
+  return m;
+}
+
+/* ---- the scan ---- */
+
+struct scan_state {
+  int changed_check;          /* first callback: compare adds/subs */
+  int unchanged;
+  unsigned char seen[GORC_RT_MAX_MODULES];
+};
+
+static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+  struct scan_state *st = data;
+  if (st->changed_check) {
+    st->changed_check = 0;
+    if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof info->dlpi_subs) {
+      if (seen_valid && info->dlpi_adds == seen_adds && info->dlpi_subs == seen_subs) {
+        st->unchanged = 1;
+        return 1;
+      }
+      seen_adds = info->dlpi_adds;
+      seen_subs = info->dlpi_subs;
+      seen_valid = 1;
+    }
+  }
+  struct scan_module sm = { info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum };
+  unsigned n = atomic_load_explicit(&n_slots, memory_order_relaxed);
+  for (unsigned i = 0; i < n; i++) {
+    struct gorc_rt_module *m = atomic_load_explicit(&slots[i], memory_order_relaxed);
+    if (m && m->base == sm.base && m->phdr == (const void *)sm.phdr) {
+      st->seen[i] = 1;
+      return 0;
+    }
+  }
+  struct gorc_rt_module *m = build_module(&sm);
+  if (!m)
+    return 0;
+  /* A free slot: an empty one below n, else n (the high-water mark).  */
+  for (unsigned i = 0; i < n; i++) {
+    if (!st->seen[i] && !atomic_load_explicit(&slots[i], memory_order_relaxed)) {
+      st->seen[i] = 1;
+      atomic_store_explicit(&slots[i], m, memory_order_release);
+      return 0;
+    }
+  }
+  if (n < GORC_RT_MAX_MODULES) {
+    st->seen[n] = 1;
+    atomic_store_explicit(&slots[n], m, memory_order_release);
+    atomic_store_explicit(&n_slots, n + 1, memory_order_release);
+  } else {
+    gorc_rt_unmap(m, m->map_size);   /* registry full: not published */
+  }
+  return 0;
+}
+
+void gorc_rt_rescan(void)
+{
+  /* trylock: a signal handler interrupting a scan in this thread must
+     not deadlock on our lock.  */
+  if (pthread_mutex_trylock(&scan_lock) != 0)
+    return;
+  static struct scan_state st;
+  memset(&st, 0, sizeof st);
+  st.changed_check = 1;
+  dl_iterate_phdr(scan_cb, &st);
+  if (!st.unchanged) {
+    unsigned n = atomic_load_explicit(&n_slots, memory_order_relaxed);
+    for (unsigned i = 0; i < n; i++)
+      if (!st.seen[i])
+        atomic_store_explicit(&slots[i], NULL, memory_order_release);
+  }
+  atomic_store_explicit(&initialized, 1, memory_order_release);
+  pthread_mutex_unlock(&scan_lock);
+}
+
+extern void *__libc_stack_end;
+
+static void main_stack_bounds(void)
+{
+  if (syscall(SYS_gettid) == getpid()) {
+    pthread_attr_t a;
+    void *addr;
+    size_t size;
+    gorc_rt_main_self = (unsigned long)pthread_self();
+    gorc_rt_main_self_known = 1;
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+      if (pthread_attr_getstack(&a, &addr, &size) == 0) {
+        gorc_rt_main_lo = (uint64_t)(uintptr_t)addr;
+        gorc_rt_main_hi = (uint64_t)(uintptr_t)addr + size;
+      }
+      pthread_attr_destroy(&a);
+    }
+  }
+  if (!gorc_rt_main_hi && __libc_stack_end) {
+    /* Not on the main thread (libgorc dlopened from another thread), or
+       pthread_getattr_np failed: the page holding __libc_stack_end is
+       the top we know is mapped, RLIMIT_STACK below it.  */
+    struct rlimit rl;
+    uint64_t hi = ((uint64_t)(uintptr_t)__libc_stack_end + 4095) & ~(uint64_t)4095;
+    uint64_t sz = 8u << 20;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+      sz = rl.rlim_cur;
+    gorc_rt_main_hi = hi;
+    gorc_rt_main_lo = hi > sz ? hi - sz : 0;
+  }
+}
+
+void gorc_rt_init(void)
+{
+  static _Atomic int bounds_done;
+  if (!atomic_exchange(&bounds_done, 1))
+    main_stack_bounds();
+  gorc_rt_rescan();
+}
+
+__attribute__((constructor)) static void gorc_rt_constructor(void)
+{
+  gorc_rt_init();
+}
+
+/* ---- the unwind path: lock-free reads only ---- */
+
+static const struct gorc_rt_entry *module_lookup(const struct gorc_rt_module *m, uint64_t pc)
+{
+  uint32_t off = (uint32_t)(pc - m->base);
+  size_t b = (size_t)((pc - m->lo_block) >> GORC_RT_BLOCK_SHIFT);
+  if (b >= m->nblocks)
+    return NULL;
+  size_t l = m->index[b];
+  size_t h = b + 1 < m->nblocks ? (size_t)m->index[b + 1] + 1 : m->count;
+  if (h > m->count)
+    h = m->count;
+  /* last entry in [l, h) with pc_off <= off; entries[l] qualifies.  */
+  while (h - l > 1) {
+    size_t mid = l + (h - l) / 2;
+    if (m->entries[mid].pc_off <= off)
+      l = mid;
+    else
+      h = mid;
+  }
+  const struct gorc_rt_entry *e = &m->entries[l];
+  if (e->pc_off > off || e->cfa_kind == GORC_CFA_END)
+    return NULL;
+  return e;
+}
+
+/* *HINT (may be NULL) is 1 + the registry slot of the previous frame's
+   module (callers are mostly in the same module) on entry, and of the
+   module found on return.  A slot is re-read, so a module unpublished
+   since is never used.  */
+const struct gorc_rt_entry *gorc_rt_lookup(uint64_t pc, const struct gorc_rt_module **mod,
+                                           unsigned *hint)
+{
+  const struct gorc_rt_module *m;
+  if (hint && *hint && *hint <= GORC_RT_MAX_MODULES) {
+    m = atomic_load_explicit(&slots[*hint - 1], memory_order_acquire);
+    if (m && pc >= m->lo && pc < m->hi) {
+      if (mod)
+        *mod = m;
+      return module_lookup(m, pc);
+    }
+  }
+  unsigned n = atomic_load_explicit(&n_slots, memory_order_acquire);
+  for (unsigned s = 0; s < n; s++) {
+    m = atomic_load_explicit(&slots[s], memory_order_acquire);
+    if (!m || pc < m->lo || pc >= m->hi)
+      continue;
+    if (mod)
+      *mod = m;
+    if (hint)
+      *hint = s + 1;
+    return module_lookup(m, pc);
+  }
+  if (mod)
+    *mod = NULL;
+  return NULL;
+}
+
+int gorc_rt_module_has_text(const struct gorc_rt_module *m, uint64_t addr, size_t len)
+{
+  for (unsigned i = 0; i < m->nexec; i++)
+    if (addr >= m->exec_lo[i] && addr < m->exec_hi[i] && len <= m->exec_hi[i] - addr)
+      return 1;
+  return 0;
+}
+

@@ -1,0 +1,264 @@
+/* libgorc: one unwind step.  Async-signal-safe: no allocation, no lock;
+   every stack read is checked against the thread's stack bounds (and the
+   alternate signal stack), 8-byte aligned.  */
+
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/ucontext.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "gorc.h"
+#include "internal.h"
+
+/* struct gorc_cursor priv[] layout.  */
+enum {
+  P_FLAGS, P_UC, P_LO, P_HI, P_ALO, P_AHI, P_FRAMES, P_MODULE_HINT
+};
+enum {
+  F_REGS = 1,       /* P_UC holds this frame's registers (interrupted frame) */
+  F_NOADJ = 2,      /* look up ip itself, not ip - 1 */
+  F_BP_UNKNOWN = 4, /* bp holds no valid value */
+  F_ALTJUMP = 8,    /* the one jump between the altstack and the thread stack was used */
+  F_UC_TRUSTED = 16,/* P_UC is the caller's ucontext: read it directly */
+  F_END = 32,       /* the outermost frame was reached */
+  F_LO_SOFT = 64    /* thread stack low bound not known yet (non-main thread on the altstack) */
+};
+
+#define GORC_MAX_FRAMES 4096
+#define REDZONE 128
+
+/* glibc x86-64 __restore_rt: mov $15, %rax; syscall  */
+static const uint8_t restore_rt[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
+
+/* DWARF register number -> mcontext gregs index.  */
+static const unsigned char dwarf_to_greg[16] = {
+  REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
+  REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15
+};
+
+static int in_range(uint64_t a, uint64_t lo, uint64_t hi)
+{
+  return a >= lo && a < hi && hi - a >= 8;
+}
+
+/* A checked 8-byte stack read.  */
+static int rd(const struct gorc_cursor *c, uint64_t a, uint64_t *out)
+{
+  if (a & 7)
+    return -1;
+  if (!in_range(a, c->priv[P_LO], c->priv[P_HI]) && !in_range(a, c->priv[P_ALO], c->priv[P_AHI]))
+    return -1;
+  *out = *(const volatile uint64_t *)(uintptr_t)a;
+  return 0;
+}
+
+static int rd_greg(const struct gorc_cursor *c, unsigned greg, uint64_t *out)
+{
+  uint64_t a = c->priv[P_UC] + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg;
+  if (c->priv[P_FLAGS] & F_UC_TRUSTED) {
+    *out = *(const volatile uint64_t *)(uintptr_t)a;
+    return 0;
+  }
+  return rd(c, a, out);
+}
+
+/* The value of DWARF register R in the current frame.  */
+static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
+{
+  if (r == GORC_DWARF_RSP) {
+    *out = c->sp;
+    return 0;
+  }
+  if (r == GORC_DWARF_RBP && !(c->priv[P_FLAGS] & F_BP_UNKNOWN)) {
+    *out = c->bp;
+    return 0;
+  }
+  if (r > GORC_DWARF_MAX_GPR || !(c->priv[P_FLAGS] & F_REGS))
+    return -1;
+  return rd_greg(c, dwarf_to_greg[r], out);
+}
+
+/* Does the kernel let us read 8 bytes at A?  (One syscall; for the rare
+   case of a bound we could not know in advance.)  */
+static int probe(uint64_t a)
+{
+  uint64_t v;
+  struct iovec local = { &v, 8 }, remote = { (void *)(uintptr_t)a, 8 };
+  return syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L) == 8;
+}
+
+static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
+{
+  int on_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
+  int is_main = gorc_rt_main_self_known ? (unsigned long)pthread_self() == gorc_rt_main_self
+                                        : syscall(SYS_gettid) == getpid();
+  if (is_main && gorc_rt_main_hi && (on_alt || (sp >= gorc_rt_main_lo && sp < gorc_rt_main_hi))) {
+    c->priv[P_LO] = gorc_rt_main_lo;
+    c->priv[P_HI] = gorc_rt_main_hi;
+    return;
+  }
+  /* glibc puts a thread's TCB (the thread pointer) and static TLS at the
+     top of its stack block: [sp, tp) is mapped stack.  */
+  uint64_t tp = (uint64_t)pthread_self();
+  if (!is_main && on_alt) {
+    c->priv[P_LO] = c->priv[P_HI] = tp;
+    c->priv[P_FLAGS] |= F_LO_SOFT;
+    return;
+  }
+  uint64_t lo = (sp - REDZONE) & ~(uint64_t)7;
+  if (!is_main && tp > sp && tp - sp < (1ull << 30)) {
+    c->priv[P_LO] = lo;
+    c->priv[P_HI] = tp;
+  } else {
+    /* Unknown stack (a coroutine, a foreign thread): only sp's page.  */
+    c->priv[P_LO] = lo;
+    c->priv[P_HI] = (sp | 4095) + 1;
+  }
+}
+
+int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64_t bp,
+                         const void *uc)
+{
+  stack_t ss;
+  memset(c->priv, 0, sizeof c->priv);
+  c->ip = ip;
+  c->sp = sp;
+  c->bp = bp;
+  if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && (ss.ss_flags & SS_ONSTACK)) {
+    c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
+    c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
+  }
+  if (uc) {
+    c->priv[P_UC] = (uint64_t)(uintptr_t)uc;
+    c->priv[P_FLAGS] |= F_REGS | F_NOADJ | F_UC_TRUSTED;
+  }
+  set_thread_bounds(c, sp);
+  return 0;
+}
+
+static int signal_frame(struct gorc_cursor *c)
+{
+  uint64_t uc = c->sp, ip, sp, bp;
+  struct gorc_cursor t = *c;
+  t.priv[P_UC] = uc;
+  t.priv[P_FLAGS] &= ~(uint64_t)F_UC_TRUSTED;
+  if (rd_greg(&t, REG_RIP, &ip) || rd_greg(&t, REG_RSP, &sp) || rd_greg(&t, REG_RBP, &bp))
+    return -GORC_EBADFRAME;
+  int from_alt = in_range(c->sp, c->priv[P_ALO], c->priv[P_AHI]);
+  int to_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
+  if (from_alt && !to_alt) {
+    if (c->priv[P_FLAGS] & F_ALTJUMP)
+      return -GORC_EDIRECTION;
+    if (c->priv[P_FLAGS] & F_LO_SOFT) {
+      /* Non-main thread: the interrupted sp now gives the low bound; the
+         stack runs from there to the thread pointer.  */
+      uint64_t hi = c->priv[P_HI];
+      if ((sp & 7) || sp >= hi || hi - sp >= (1ull << 30) || !probe(sp))
+        return -GORC_EBADFRAME;
+      c->priv[P_LO] = (sp - REDZONE) & ~(uint64_t)7;
+      c->priv[P_FLAGS] &= ~(uint64_t)F_LO_SOFT;
+    }
+    c->priv[P_FLAGS] |= F_ALTJUMP;
+  } else if (sp <= c->sp) {
+    return -GORC_EDIRECTION;
+  }
+  if (!in_range(sp, c->priv[P_LO], c->priv[P_HI]) && !in_range(sp, c->priv[P_ALO], c->priv[P_AHI]))
+    return -GORC_EBADFRAME;
+  c->ip = ip;
+  c->sp = sp;
+  c->bp = bp;
+  c->priv[P_UC] = uc;
+  c->priv[P_FLAGS] = (c->priv[P_FLAGS] & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN)) | F_REGS | F_NOADJ;
+  c->priv[P_FRAMES]++;
+  return 1;
+}
+
+int gorc_rt_cursor_step(struct gorc_cursor *c)
+{
+  uint64_t flags = c->priv[P_FLAGS];
+  uint64_t cfa, ra, bp = c->bp, v;
+
+  if (flags & F_END)
+    return 0;
+  if (c->priv[P_FRAMES] >= GORC_MAX_FRAMES)
+    return -GORC_EDIRECTION;
+  /* One lookup serves both questions: is this __restore_rt (a signal
+     frame; its bytes are read only inside the module's code), and what
+     state holds here.  */
+  const struct gorc_rt_module *mod;
+  unsigned hint = (unsigned)c->priv[P_MODULE_HINT];
+  const struct gorc_rt_entry *e = gorc_rt_lookup((flags & F_NOADJ) ? c->ip : c->ip - 1, &mod, &hint);
+  c->priv[P_MODULE_HINT] = hint;
+  if (mod && gorc_rt_module_has_text(mod, c->ip, sizeof restore_rt)
+      && memcmp((const void *)(uintptr_t)c->ip, restore_rt, sizeof restore_rt) == 0)
+    return signal_frame(c);
+  if (!e)
+    return -GORC_ENORECORD;
+  switch (e->cfa_kind) {
+  case GORC_CFA_SP:
+    cfa = c->sp + (int64_t)e->cfa_off;
+    break;
+  case GORC_CFA_BP:
+    if (flags & F_BP_UNKNOWN)
+      return -GORC_EBADFRAME;
+    cfa = c->bp + (int64_t)e->cfa_off;
+    break;
+  case GORC_CFA_REG:
+    if (reg_value(c, e->cfa_reg, &v))
+      return -GORC_EBADFRAME;
+    cfa = v + (int64_t)e->cfa_off;
+    break;
+  case GORC_CFA_DEREF:
+    if (reg_value(c, e->cfa_reg, &v) || rd(c, v + (int64_t)e->cfa_off, &cfa))
+      return -GORC_EBADFRAME;
+    break;
+  case GORC_CFA_UNDEFINED:
+    if (e->cfa_reg == GORC_RT_OUTERMOST_REG) {
+      c->priv[P_FLAGS] |= F_END;
+      return 0;
+    }
+    return -GORC_EUNDEFINED;
+  default:
+    return -GORC_ENORECORD;
+  }
+  if (cfa <= c->sp)
+    return -GORC_EDIRECTION;
+  if (rd(c, cfa - 8, &ra))
+    return -GORC_EBADFRAME;
+  int bp_unknown = (flags & F_BP_UNKNOWN) != 0;
+  switch (e->bp_kind) {
+  case GORC_BP_SAME:
+    break;
+  case GORC_BP_CFA:
+    if (rd(c, cfa + (int64_t)e->bp_off, &bp))
+      return -GORC_EBADFRAME;
+    bp_unknown = 0;
+    break;
+  case GORC_BP_REG:
+    if (reg_value(c, e->bp_reg, &v) || rd(c, v + (int64_t)e->bp_off, &bp))
+      return -GORC_EBADFRAME;
+    bp_unknown = 0;
+    break;
+  default:
+    bp_unknown = 1;
+    bp = 0;
+    break;
+  }
+  if (ra == 0) {
+    c->priv[P_FLAGS] |= F_END;
+    return 0;
+  }
+  c->ip = ra;
+  c->sp = cfa;
+  c->bp = bp;
+  flags &= ~(uint64_t)(F_REGS | F_NOADJ | F_UC_TRUSTED | F_BP_UNKNOWN);
+  if (bp_unknown)
+    flags |= F_BP_UNKNOWN;
+  c->priv[P_FLAGS] = flags;
+  c->priv[P_FRAMES]++;
+  return 1;
+}

@@ -1,0 +1,38 @@
+/* Helpers for the libgorc tests.  FAIL works in signal handlers.  */
+#ifndef RT_TEST_H
+#define RT_TEST_H
+#include <execinfo.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include "gorc.h"
+
+static void rt_puts(const char *s) { (void)!write(2, s, strlen(s)); }
+static void rt_putn(long v)
+{
+  char b[24]; int i = 23; int neg = v < 0; unsigned long u = neg ? -(unsigned long)v : (unsigned long)v;
+  b[i] = 0;
+  do { b[--i] = '0' + u % 10; u /= 10; } while (u);
+  if (neg) b[--i] = '-';
+  rt_puts(b + i);
+}
+#define FAIL(msg, v) do { rt_puts(__FILE__ ":"); rt_putn(__LINE__); rt_puts(": " msg ": "); \
+                          rt_putn((long)(v)); rt_puts("\n"); _exit(1); } while (0)
+#define CHECK(cond, v) do { if (!(cond)) FAIL(#cond, v); } while (0)
+
+/* glibc's __restore_rt: mov $15, %rax; syscall */
+static int rt_is_restore_rt(const void *ip)
+{
+  static const unsigned char b[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0, 0, 0, 0x0f, 0x05 };
+  return memcmp(ip, b, 9) == 0;
+}
+
+/* IPS[FROM..] must continue with EXP[0..N): the recorded return addresses.  */
+static void rt_check_chain(void **ips, int got, int from, void **exp, int n)
+{
+  CHECK(got >= from + n, got);
+  for (int i = 0; i < n; i++)
+    if (ips[from + i] != exp[i])
+      FAIL("chain mismatch at frame", from + i);
+}
+#endif
