@@ -63,15 +63,8 @@ static void refresh_for(uint64_t ip)
 
 static int walk(struct gorc_cursor *c, void **ips, int max)
 {
-  int n = 0, rc = 0;
-  while (n < max) {
-    ips[n++] = (void *)(uintptr_t)c->ip;
-    if (n == max)
-      break;
-    rc = gorc_rt_cursor_step(c);
-    if (rc <= 0)
-      break;
-  }
+  int n;
+  int rc = gorc_rt_walk(c, ips, max, &n);
   last_count = n;
   return rc < 0 ? rc : n;
 }

@@ -4,14 +4,16 @@
 #define GORC_RT_INTERNAL_H
 
 #include <stdint.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include "table.h"
 
 #define GORC_HIDDEN __attribute__((visibility("hidden")))
 
-/* The fast-lookup block: 256 bytes of code, so that the binary search
-   after the index load covers a handful of entries.  */
-#define GORC_RT_BLOCK_SHIFT 8
+/* The fast-lookup block: 64 bytes of code, so that after the index load
+   a lookup scans one to three entries.  The index costs 4 bytes per 64
+   bytes of code (6%).  */
+#define GORC_RT_BLOCK_SHIFT 6
 #define GORC_RT_MAX_MODULES 512
 #define GORC_RT_MAX_EXEC 8       /* executable PT_LOADs kept per module */
 
@@ -42,11 +44,6 @@ GORC_HIDDEN void gorc_rt_init(void);
    context only.  */
 GORC_HIDDEN void gorc_rt_rescan(void);
 GORC_HIDDEN int gorc_rt_initialized(void);
-/* The entry in effect at PC, or NULL; *MOD (may be NULL) gets the module.
-   *HINT (may be NULL): 1 + registry slot to try first, updated.  */
-GORC_HIDDEN const struct gorc_rt_entry *gorc_rt_lookup(uint64_t pc,
-                                                       const struct gorc_rt_module **mod,
-                                                       unsigned *hint);
 /* Is [addr, addr+len) inside an executable segment of module M?  */
 GORC_HIDDEN int gorc_rt_module_has_text(const struct gorc_rt_module *m, uint64_t addr,
                                         size_t len);
@@ -70,5 +67,64 @@ struct gorc_cursor;
 GORC_HIDDEN int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp,
                                      uint64_t bp, const void *uc);
 GORC_HIDDEN int gorc_rt_cursor_step(struct gorc_cursor *c);
+/* Store up to MAX addresses, c->ip first; *COUNT gets how many.  Returns
+   the last step's result: 1 (stopped at MAX), 0 (outermost frame) or
+   -enum gorc_error.  */
+GORC_HIDDEN int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count);
+
+/* The registry (modules.c): slots [0, n_slots) may hold a module.  The
+   lookup is here, inline, because it is most of a step's cost.  */
+GORC_HIDDEN extern struct gorc_rt_module *_Atomic gorc_rt_slots[GORC_RT_MAX_MODULES];
+GORC_HIDDEN extern _Atomic unsigned gorc_rt_n_slots;
+
+static inline const struct gorc_rt_entry *gorc_rt_module_lookup(const struct gorc_rt_module *m, uint64_t pc)
+{
+  uint32_t off = (uint32_t)(pc - m->base);
+  size_t b = (size_t)((pc - m->lo_block) >> GORC_RT_BLOCK_SHIFT);
+  if (b >= m->nblocks)
+    return NULL;
+  /* index[b] is the last entry at or before the block start; a block of
+     GORC_RT_BLOCK_SHIFT bytes holds a few entries, so scan forward.  */
+  const struct gorc_rt_entry *e = &m->entries[m->index[b]];
+  const struct gorc_rt_entry *last = &m->entries[m->count - 1];
+  while (e < last && e[1].pc_off <= off)
+    e++;
+  if (e->pc_off > off || e->cfa_kind == GORC_CFA_END)
+    return NULL;
+  return e;
+}
+
+/* *HINT (may be NULL) is 1 + the registry slot of the previous frame's
+   module (callers are mostly in the same module) on entry, and of the
+   module found on return.  A slot is re-read, so a module unpublished
+   since is never used.  */
+static inline const struct gorc_rt_entry *gorc_rt_lookup(uint64_t pc,
+                                                         const struct gorc_rt_module **mod,
+                                                         unsigned *hint)
+{
+  const struct gorc_rt_module *m;
+  if (hint && *hint && *hint <= GORC_RT_MAX_MODULES) {
+    m = atomic_load_explicit(&gorc_rt_slots[*hint - 1], memory_order_acquire);
+    if (m && pc >= m->lo && pc < m->hi) {
+      if (mod)
+        *mod = m;
+      return gorc_rt_module_lookup(m, pc);
+    }
+  }
+  unsigned n = atomic_load_explicit(&gorc_rt_n_slots, memory_order_acquire);
+  for (unsigned s = 0; s < n; s++) {
+    m = atomic_load_explicit(&gorc_rt_slots[s], memory_order_acquire);
+    if (!m || pc < m->lo || pc >= m->hi)
+      continue;
+    if (mod)
+      *mod = m;
+    if (hint)
+      *hint = s + 1;
+    return gorc_rt_module_lookup(m, pc);
+  }
+  if (mod)
+    *mod = NULL;
+  return NULL;
+}
 
 #endif

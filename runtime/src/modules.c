@@ -18,13 +18,13 @@ uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
 unsigned long gorc_rt_main_self;
 int gorc_rt_main_self_known;
 
-/* Published modules: slots [0, n_slots) may hold a module pointer.  A
+/* Published modules: gorc_rt_slots [0, gorc_rt_n_slots) may hold a module pointer.  A
    writer (normal context, under scan_lock) fills a slot, then raises
-   n_slots with release; readers load n_slots and each slot with acquire.
+   gorc_rt_n_slots with release; readers load gorc_rt_n_slots and each slot with acquire.
    A module that went away is unpublished (slot set to NULL) but its memory
    is never unmapped: a signal handler may still be reading it.  */
-static struct gorc_rt_module *_Atomic slots[GORC_RT_MAX_MODULES];
-static _Atomic unsigned n_slots;
+struct gorc_rt_module *_Atomic gorc_rt_slots[GORC_RT_MAX_MODULES];
+_Atomic unsigned gorc_rt_n_slots;
 static _Atomic int initialized;
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds, seen_subs;
@@ -376,9 +376,9 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
     }
   }
   struct scan_module sm = { info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum };
-  unsigned n = atomic_load_explicit(&n_slots, memory_order_relaxed);
+  unsigned n = atomic_load_explicit(&gorc_rt_n_slots, memory_order_relaxed);
   for (unsigned i = 0; i < n; i++) {
-    struct gorc_rt_module *m = atomic_load_explicit(&slots[i], memory_order_relaxed);
+    struct gorc_rt_module *m = atomic_load_explicit(&gorc_rt_slots[i], memory_order_relaxed);
     if (m && m->base == sm.base && m->phdr == (const void *)sm.phdr) {
       st->seen[i] = 1;
       return 0;
@@ -389,16 +389,16 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
   /* A free slot: an empty one below n, else n (the high-water mark).  */
   for (unsigned i = 0; i < n; i++) {
-    if (!st->seen[i] && !atomic_load_explicit(&slots[i], memory_order_relaxed)) {
+    if (!st->seen[i] && !atomic_load_explicit(&gorc_rt_slots[i], memory_order_relaxed)) {
       st->seen[i] = 1;
-      atomic_store_explicit(&slots[i], m, memory_order_release);
+      atomic_store_explicit(&gorc_rt_slots[i], m, memory_order_release);
       return 0;
     }
   }
   if (n < GORC_RT_MAX_MODULES) {
     st->seen[n] = 1;
-    atomic_store_explicit(&slots[n], m, memory_order_release);
-    atomic_store_explicit(&n_slots, n + 1, memory_order_release);
+    atomic_store_explicit(&gorc_rt_slots[n], m, memory_order_release);
+    atomic_store_explicit(&gorc_rt_n_slots, n + 1, memory_order_release);
   } else {
     gorc_rt_unmap(m, m->map_size);   /* registry full: not published */
   }
@@ -416,10 +416,10 @@ void gorc_rt_rescan(void)
   st.changed_check = 1;
   dl_iterate_phdr(scan_cb, &st);
   if (!st.unchanged) {
-    unsigned n = atomic_load_explicit(&n_slots, memory_order_relaxed);
+    unsigned n = atomic_load_explicit(&gorc_rt_n_slots, memory_order_relaxed);
     for (unsigned i = 0; i < n; i++)
       if (!st.seen[i])
-        atomic_store_explicit(&slots[i], NULL, memory_order_release);
+        atomic_store_explicit(&gorc_rt_slots[i], NULL, memory_order_release);
   }
   atomic_store_explicit(&initialized, 1, memory_order_release);
   pthread_mutex_unlock(&scan_lock);
@@ -471,62 +471,6 @@ __attribute__((constructor)) static void gorc_rt_constructor(void)
 }
 
 /* ---- the unwind path: lock-free reads only ---- */
-
-static const struct gorc_rt_entry *module_lookup(const struct gorc_rt_module *m, uint64_t pc)
-{
-  uint32_t off = (uint32_t)(pc - m->base);
-  size_t b = (size_t)((pc - m->lo_block) >> GORC_RT_BLOCK_SHIFT);
-  if (b >= m->nblocks)
-    return NULL;
-  size_t l = m->index[b];
-  size_t h = b + 1 < m->nblocks ? (size_t)m->index[b + 1] + 1 : m->count;
-  if (h > m->count)
-    h = m->count;
-  /* last entry in [l, h) with pc_off <= off; entries[l] qualifies.  */
-  while (h - l > 1) {
-    size_t mid = l + (h - l) / 2;
-    if (m->entries[mid].pc_off <= off)
-      l = mid;
-    else
-      h = mid;
-  }
-  const struct gorc_rt_entry *e = &m->entries[l];
-  if (e->pc_off > off || e->cfa_kind == GORC_CFA_END)
-    return NULL;
-  return e;
-}
-
-/* *HINT (may be NULL) is 1 + the registry slot of the previous frame's
-   module (callers are mostly in the same module) on entry, and of the
-   module found on return.  A slot is re-read, so a module unpublished
-   since is never used.  */
-const struct gorc_rt_entry *gorc_rt_lookup(uint64_t pc, const struct gorc_rt_module **mod,
-                                           unsigned *hint)
-{
-  const struct gorc_rt_module *m;
-  if (hint && *hint && *hint <= GORC_RT_MAX_MODULES) {
-    m = atomic_load_explicit(&slots[*hint - 1], memory_order_acquire);
-    if (m && pc >= m->lo && pc < m->hi) {
-      if (mod)
-        *mod = m;
-      return module_lookup(m, pc);
-    }
-  }
-  unsigned n = atomic_load_explicit(&n_slots, memory_order_acquire);
-  for (unsigned s = 0; s < n; s++) {
-    m = atomic_load_explicit(&slots[s], memory_order_acquire);
-    if (!m || pc < m->lo || pc >= m->hi)
-      continue;
-    if (mod)
-      *mod = m;
-    if (hint)
-      *hint = s + 1;
-    return module_lookup(m, pc);
-  }
-  if (mod)
-    *mod = NULL;
-  return NULL;
-}
 
 int gorc_rt_module_has_text(const struct gorc_rt_module *m, uint64_t addr, size_t len)
 {

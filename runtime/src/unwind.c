@@ -46,7 +46,7 @@ static int in_range(uint64_t a, uint64_t lo, uint64_t hi)
 }
 
 /* A checked 8-byte stack read.  */
-static int rd(const struct gorc_cursor *c, uint64_t a, uint64_t *out)
+static inline __attribute__((always_inline)) int rd(const struct gorc_cursor *c, uint64_t a, uint64_t *out)
 {
   if (a & 7)
     return -1;
@@ -186,14 +186,16 @@ int gorc_rt_cursor_step(struct gorc_cursor *c)
     return 0;
   if (c->priv[P_FRAMES] >= GORC_MAX_FRAMES)
     return -GORC_EDIRECTION;
-  /* One lookup serves both questions: is this __restore_rt (a signal
-     frame; its bytes are read only inside the module's code), and what
-     state holds here.  */
   const struct gorc_rt_module *mod;
   unsigned hint = (unsigned)c->priv[P_MODULE_HINT];
   const struct gorc_rt_entry *e = gorc_rt_lookup((flags & F_NOADJ) ? c->ip : c->ip - 1, &mod, &hint);
   c->priv[P_MODULE_HINT] = hint;
-  if (mod && gorc_rt_module_has_text(mod, c->ip, sizeof restore_rt)
+  /* A signal frame: the return address is glibc's __restore_rt.  Its
+     .eh_frame rule is an expression (UNDEFINED here), and code without
+     any rule has no entry, so only then are its bytes compared (and only
+     inside the module's code).  */
+  if ((!e || (e->cfa_kind == GORC_CFA_UNDEFINED && e->cfa_reg != GORC_RT_OUTERMOST_REG))
+      && mod && gorc_rt_module_has_text(mod, c->ip, sizeof restore_rt)
       && memcmp((const void *)(uintptr_t)c->ip, restore_rt, sizeof restore_rt) == 0)
     return signal_frame(c);
   if (!e)
@@ -261,4 +263,72 @@ int gorc_rt_cursor_step(struct gorc_cursor *c)
   c->priv[P_FLAGS] = flags;
   c->priv[P_FRAMES]++;
   return 1;
+}
+
+/* The walk of gorc_backtrace*: the common frame (CFA on rsp or rbp, rbp
+   same or saved at CFA+k, every read inside the thread stack) is stepped
+   here with the registers in locals; anything else (signal frames, DRAP
+   rules, the altstack, errors, the outermost frame) goes through
+   gorc_rt_cursor_step, which decides it exactly as for one frame.
+   Returns the step's last result (1: stopped at MAX) and stores the
+   number of addresses in *COUNT.  */
+int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
+{
+  const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
+  uint64_t ip = c->ip, sp = c->sp, bp = c->bp;
+  const uint64_t lo = c->priv[P_LO], hi = c->priv[P_HI];
+  unsigned hint = (unsigned)c->priv[P_MODULE_HINT];
+  uint64_t frames = c->priv[P_FRAMES];
+  int n = 0, rc = 1;
+
+  if (max <= 0) {
+    *count = 0;
+    return 1;
+  }
+  ips[n++] = (void *)(uintptr_t)ip;
+  while (n < max) {
+    if (!(c->priv[P_FLAGS] & slow) && frames < GORC_MAX_FRAMES) {
+      const struct gorc_rt_entry *e = gorc_rt_lookup(ip - 1, NULL, &hint);
+      if (e && e->cfa_kind <= GORC_CFA_BP && e->cfa_kind != GORC_CFA_END
+          && e->bp_kind <= GORC_BP_CFA) {
+        uint64_t cfa = (e->cfa_kind == GORC_CFA_SP ? sp : bp) + (int64_t)e->cfa_off;
+        uint64_t bp_at = cfa + (int64_t)e->bp_off;
+        if (cfa > sp && !(cfa & 7) && cfa - 8 >= lo && cfa <= hi
+            && (e->bp_kind == GORC_BP_SAME || (!(bp_at & 7) && bp_at >= lo && bp_at + 8 <= hi))) {
+          uint64_t ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
+          if (ra != 0) {
+            if (e->bp_kind == GORC_BP_CFA)
+              bp = *(const volatile uint64_t *)(uintptr_t)bp_at;
+            ip = ra;
+            sp = cfa;
+            frames++;
+            ips[n++] = (void *)(uintptr_t)ip;
+            continue;
+          }
+        }
+      }
+    }
+    /* The general step, on the cursor brought up to date.  */
+    c->ip = ip;
+    c->sp = sp;
+    c->bp = bp;
+    c->priv[P_FRAMES] = frames;
+    c->priv[P_MODULE_HINT] = hint;
+    rc = gorc_rt_cursor_step(c);
+    if (rc <= 0)
+      break;
+    ip = c->ip;
+    sp = c->sp;
+    bp = c->bp;
+    frames = c->priv[P_FRAMES];
+    hint = (unsigned)c->priv[P_MODULE_HINT];
+    ips[n++] = (void *)(uintptr_t)ip;
+  }
+  c->ip = ip;
+  c->sp = sp;
+  c->bp = bp;
+  c->priv[P_FRAMES] = frames;
+  c->priv[P_MODULE_HINT] = hint;
+  *count = n;
+  return rc;
 }
