@@ -43,6 +43,8 @@ GORC_HIDDEN void gorc_rt_init(void);
 /* Rescan dl_iterate_phdr if modules were added or removed.  Normal
    context only.  */
 GORC_HIDDEN void gorc_rt_rescan(void);
+/* The same, waiting for a scan in progress (dlopen/dlclose wrappers).  */
+GORC_HIDDEN void gorc_rt_rescan_wait(void);
 GORC_HIDDEN int gorc_rt_initialized(void);
 /* Is [addr, addr+len) inside an executable segment of module M?  */
 GORC_HIDDEN int gorc_rt_module_has_text(const struct gorc_rt_module *m, uint64_t addr,

@@ -405,12 +405,25 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
+static void rescan_locked(void);
+
 void gorc_rt_rescan(void)
 {
   /* trylock: a signal handler interrupting a scan in this thread must
      not deadlock on our lock.  */
   if (pthread_mutex_trylock(&scan_lock) != 0)
     return;
+  rescan_locked();
+}
+
+void gorc_rt_rescan_wait(void)
+{
+  pthread_mutex_lock(&scan_lock);
+  rescan_locked();
+}
+
+static void rescan_locked(void)
+{
   static struct scan_state st;
   memset(&st, 0, sizeof st);
   st.changed_check = 1;

@@ -91,6 +91,19 @@ static int probe(uint64_t a)
   return syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L) == 8;
 }
 
+/* Are the bytes at IP glibc's __restore_rt?  Read with process_vm_readv,
+   which fails instead of faulting: the module may be unloaded by another
+   thread's dlclose at any moment.  */
+static int is_restore_rt(uint64_t ip)
+{
+  uint8_t code[sizeof restore_rt];
+  struct iovec local = { code, sizeof code }, remote = { (void *)(uintptr_t)ip, sizeof code };
+  if (syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L)
+      != (long)sizeof code)
+    return 0;
+  return memcmp(code, restore_rt, sizeof code) == 0;
+}
+
 static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
 {
   int on_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
@@ -196,7 +209,7 @@ int gorc_rt_cursor_step(struct gorc_cursor *c)
      inside the module's code).  */
   if ((!e || (e->cfa_kind == GORC_CFA_UNDEFINED && e->cfa_reg != GORC_RT_OUTERMOST_REG))
       && mod && gorc_rt_module_has_text(mod, c->ip, sizeof restore_rt)
-      && memcmp((const void *)(uintptr_t)c->ip, restore_rt, sizeof restore_rt) == 0)
+      && is_restore_rt(c->ip))
     return signal_frame(c);
   if (!e)
     return -GORC_ENORECORD;
