@@ -19,6 +19,11 @@ need libelf-dev test -f /usr/include/libelf.h
 need libdw-dev test -f /usr/include/elfutils/libdw.h
 need elfutils command -v eu-readelf
 need binutils command -v objcopy
+# nongnu libunwind: the oracle of the runtime's sampling tests and a
+# reference in make bench (not a dependency of libgorc).  It conflicts with
+# LLVM's libunwind-14-dev, which apt then removes.
+need libunwind-dev dpkg -s libunwind-dev
+need valgrind command -v valgrind
 
 case "${1:-check}" in
 check)
