@@ -59,8 +59,9 @@ tools/gorc-dump: tools/gorc-dump.c $(TOOL_COMMON) $(TOOL_HDRS)
 tools/gorc-check: tools/gorc-check.c $(TOOL_COMMON) $(TOOL_HDRS)
 	$(CC) $(TOOL_CFLAGS) -o $@ tools/gorc-check.c $(TOOL_COMMON) $(TOOL_LIBS)
 
-demo: all
-	$(MAKE) -C examples CC=$(CC) PLUGIN=$(CURDIR)/$(PLUGIN)
+demo: all deps-if-missing
+	$(MAKE) -C examples CC=$(CC) PLUGIN=$(CURDIR)/$(PLUGIN) RUNTIME=$(CURDIR)/runtime \
+	  demo demo-sampled
 	scripts/demo.sh
 
 check: all deps-if-missing

@@ -24,5 +24,6 @@ echo
 echo "== tools/gorc-check $demo   (every byte against .eh_frame, libdw as oracle)"
 tools/gorc-check "$demo"
 echo
-echo "== running $demo"
-"./$demo" >/dev/null && echo "   $demo ran fine"
+echo "== examples/demo-sampled: the same program, sampled while it runs (SIGPROF every"
+echo "   20 us from a helper thread); each sample walked by libgorc and by libunwind"
+examples/demo-sampled 2>&1 >/dev/null | sed 's/^/   /'
