@@ -62,3 +62,21 @@ if command -v valgrind >/dev/null; then
     echo "unwind: callgrind run failed (see $WORK/callgrind.log)"
   fi
 fi
+
+# Registration: a generated library with about 100k records.
+gen=$WORK/many-functions.c
+if [ ! -f "$WORK/libmany.so" ]; then
+  {
+    echo "int sink_many(int);"
+    for i in $(seq 1 15000); do
+      echo "__attribute__((noinline)) int f$i(int x) { volatile char b[$((16 + i % 64))]; b[x & 15] = (char)x; if (x > $i) return sink_many(x - 1) + b[1]; return b[2] + sink_many(x); }"
+    done
+    echo "int sink_many(int x) { return x * 3; }"
+  } >"$gen"
+  "$CC" -O2 -fPIC -shared -fplugin="$plugin" "$gen" -o "$WORK/libmany.so" || echo "unwind: building libmany.so failed"
+fi
+"$CC" -O2 -Wall -Wextra "${inc[@]}" -I"$GORC_ROOT/include" -I"$GORC_ROOT/runtime/src" \
+  "$here/registration.c" "$lib" -ldl -lpthread -o "$WORK/registration" &&
+read -r recs ehs ns_new ns_scan < <("$WORK/registration" "$WORK/libmany.so") &&
+awk -v r="$recs" -v e="$ehs" -v a="$ns_new" -v b="$ns_scan" 'BEGIN {
+  printf "unwind: registration of a module with %d records (+%d .eh_frame entries): %.2f ms, %.1f ns per record; a rescan finding nothing new: %.3f ms\n", r, e, a / 1e6, a / (r + e), b / 1e6 }'
