@@ -15,7 +15,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <time.h>
-#include "support/rt-test.h"
+#include "support/rt-sampler.h"
 
 typedef int (*dl_callback) (void *arg);
 typedef int (*dl_work_fn) (int depth, dl_callback cb, void *arg);
@@ -23,8 +23,7 @@ typedef int (*dl_work_fn) (int depth, dl_callback cb, void *arg);
 #define ROUNDS 300
 #define LIB_DEPTH 12
 
-static atomic_int samples, sample_errors, done;
-static pthread_t worker;
+static atomic_int samples, sample_errors;
 
 static void
 on_sigprof (int sig, siginfo_t *si, void *uc)
@@ -67,36 +66,13 @@ worker_main (void *arg)
     CHECK (work (LIB_DEPTH, deep, NULL) >= 1, i);
     CHECK (dlclose (h) == 0, i);
   }
-  atomic_store (&done, 1);
-  return NULL;
-}
-
-static void *
-sampler_main (void *arg)
-{
-  (void) arg;
-  struct timespec ts = { 0, 50000 };
-  while (!atomic_load (&done)) {
-    pthread_kill (worker, SIGPROF);
-    nanosleep (&ts, NULL);
-  }
   return NULL;
 }
 
 int
 main (void)
 {
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigprof;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
-  pthread_t sampler;
-  CHECK (pthread_create (&worker, NULL, worker_main, NULL) == 0, 0);
-  CHECK (pthread_create (&sampler, NULL, sampler_main, NULL) == 0, 0);
-  pthread_join (worker, NULL);
-  pthread_join (sampler, NULL);
+  rt_run_sampled (worker_main, 50000, on_sigprof);
   CHECK (atomic_load (&samples) >= 50, atomic_load (&samples));
   return 0;
 }

@@ -15,13 +15,12 @@
 #include <time.h>
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
-#include "rt-test.h"
+#include "rt-sampler.h"
 
 #define MAX 96
 #define WANT_SAMPLES 3000
 
-static atomic_int samples, done;
-static pthread_t worker;
+static atomic_int samples;
 volatile long sink;
 
 static void
@@ -100,38 +99,15 @@ worker_main (void *arg)
   while (atomic_load (&samples) < WANT_SAMPLES)
     x += recurse ((int) (x & 7) + 2, x);
   sink = x;
-  atomic_store (&done, 1);
-  return NULL;
-}
-
-static void *
-sampler_main (void *arg)
-{
-  (void) arg;
-  struct timespec ts = { 0, 20000 };
-  while (!atomic_load (&done)) {
-    pthread_kill (worker, SIGPROF);
-    nanosleep (&ts, NULL);
-  }
   return NULL;
 }
 
 int
 main (void)
 {
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigprof;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
   /* libunwind's caches would allocate in the handler.  */
   unw_set_caching_policy (unw_local_addr_space, UNW_CACHE_NONE);
-  pthread_t sampler;
-  CHECK (pthread_create (&worker, NULL, worker_main, NULL) == 0, 0);
-  CHECK (pthread_create (&sampler, NULL, sampler_main, NULL) == 0, 0);
-  pthread_join (worker, NULL);
-  pthread_join (sampler, NULL);
+  rt_run_sampled (worker_main, 20000, on_sigprof);
   CHECK (atomic_load (&samples) >= WANT_SAMPLES, atomic_load (&samples));
   return 0;
 }
