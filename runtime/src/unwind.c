@@ -291,6 +291,7 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
   uint64_t ip = c->ip, sp = c->sp, bp = c->bp;
   const uint64_t lo = c->priv[P_LO], hi = c->priv[P_HI];
   unsigned hint = (unsigned)c->priv[P_MODULE_HINT];
+  const struct gorc_rt_module *mod = NULL;
   uint64_t frames = c->priv[P_FRAMES];
   int n = 0, rc = 1;
 
@@ -301,7 +302,14 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
   ips[n++] = (void *)(uintptr_t)ip;
   while (n < max) {
     if (!(c->priv[P_FLAGS] & slow) && frames < GORC_MAX_FRAMES) {
-      const struct gorc_rt_entry *e = gorc_rt_lookup(ip - 1, NULL, &hint);
+      /* Callers are mostly in the module of the previous frame.  Its
+         entries are never unmapped, so keeping the pointer for the rest
+         of this walk is safe even if it is unpublished meanwhile.  */
+      const struct gorc_rt_entry *e;
+      if (mod && ip - 1 >= mod->lo && ip - 1 < mod->hi)
+        e = gorc_rt_module_lookup(mod, ip - 1);
+      else
+        e = gorc_rt_lookup(ip - 1, &mod, &hint);
       if (e && e->cfa_kind <= GORC_CFA_BP && e->cfa_kind != GORC_CFA_END
           && e->bp_kind <= GORC_BP_CFA) {
         uint64_t cfa = (e->cfa_kind == GORC_CFA_SP ? sp : bp) + (int64_t)e->cfa_off;
