@@ -28,6 +28,7 @@ struct gorc_rt_module {
   uint64_t lo, hi;                /* absolute span [first entry, last entry) */
   uint64_t lo_block;              /* lo rounded down to a block */
   const struct gorc_rt_entry *entries;
+  const struct gorc_rt_entry *last;   /* &entries[count - 1] */
   size_t count;
   const uint32_t *index;          /* per block: last entry <= block start */
   size_t nblocks;
@@ -88,7 +89,7 @@ static inline const struct gorc_rt_entry *gorc_rt_module_lookup(const struct gor
   /* index[b] is the last entry at or before the block start; a block of
      GORC_RT_BLOCK_SHIFT bytes holds a few entries, so scan forward.  */
   const struct gorc_rt_entry *e = &m->entries[m->index[b]];
-  const struct gorc_rt_entry *last = &m->entries[m->count - 1];
+  const struct gorc_rt_entry *last = m->last;
   while (e < last && e[1].pc_off <= off)
     e++;
   if (e->pc_off > off || e->cfa_kind == GORC_CFA_END)

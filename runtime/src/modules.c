@@ -317,6 +317,7 @@ static struct gorc_rt_module *build_module(const struct scan_module *sm)
   m->base = sm->base;
   m->entries = ent;
   m->count = n;
+  m->last = n ? &ent[n - 1] : ent;
   m->index = index;
   m->map_size = size;
   m->phdr = sm->phdr;

@@ -300,8 +300,9 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
     return 1;
   }
   ips[n++] = (void *)(uintptr_t)ip;
+  uint64_t flags = c->priv[P_FLAGS];
   while (n < max) {
-    if (!(c->priv[P_FLAGS] & slow) && frames < GORC_MAX_FRAMES) {
+    if (!(flags & slow) && frames < GORC_MAX_FRAMES) {
       /* Callers are mostly in the module of the previous frame.  Its
          entries are never unmapped, so keeping the pointer for the rest
          of this walk is safe even if it is unpublished meanwhile.  */
@@ -341,6 +342,7 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
     ip = c->ip;
     sp = c->sp;
     bp = c->bp;
+    flags = c->priv[P_FLAGS];
     frames = c->priv[P_FRAMES];
     hint = (unsigned)c->priv[P_MODULE_HINT];
     ips[n++] = (void *)(uintptr_t)ip;
