@@ -12,25 +12,8 @@ static void set_problem(struct gorc_interp *in, const char *why)
 void gorc_interp_reset(struct gorc_interp *in)
 {
   memset(in, 0, sizeof *in);
-  in->row.state.cfa_kind = GORC_CFA_SP;
-  in->row.state.cfa_off = GORC_ARCH_ENTRY_CFA_OFFSET;
-  in->row.state.bp_kind = GORC_BP_SAME;
+  in->row.state = gorc_entry_state();
   in->row.ra_ok = true;
-}
-
-/* A CFA register + offset, in DWARF numbering.  */
-static void set_cfa_reg(struct gorc_state *s, unsigned reg, HOST_WIDE_INT off)
-{
-  s->cfa_reg = 0;
-  if (reg == GORC_ARCH_DWARF_SP) {
-    s->cfa_kind = GORC_CFA_SP;
-  } else if (reg == GORC_ARCH_DWARF_BP) {
-    s->cfa_kind = GORC_CFA_BP;
-  } else {
-    s->cfa_kind = GORC_CFA_REG;
-    s->cfa_reg = (uint8_t)reg;
-  }
-  s->cfa_off = off;
 }
 
 /* The CFA after CFI, computed by GCC's own lookup_cfa_1 so that every
@@ -92,7 +75,7 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
     return;
   }
   if (!loc.indirect) {
-    set_cfa_reg(s, loc.reg.reg, off);
+    gorc_state_set_cfa_reg(s, loc.reg.reg, off);
     return;
   }
   /* Indirect: CFA = *(reg + base_offset) + offset.  GCC's stack

@@ -239,17 +239,12 @@ static int convert_frame(Dwarf_Frame *f, int ra_reg, struct oracle *o, char *err
     o->st.cfa_kind = GORC_CFA_UNDEFINED;
   } else if (eval_ops(ops, nops, &v, &isval) == 0 && !isval && v.reg <= GORC_DWARF_MAX_GPR
              && (v.kind == V_REG || v.kind == V_DEREF)) {
-    o->st.cfa_off = v.off;
     if (v.kind == V_DEREF) {
       o->st.cfa_kind = GORC_CFA_DEREF;
       o->st.cfa_reg = (uint8_t)v.reg;
-    } else if (v.reg == GORC_DWARF_RSP) {
-      o->st.cfa_kind = GORC_CFA_SP;
-    } else if (v.reg == GORC_DWARF_RBP) {
-      o->st.cfa_kind = GORC_CFA_BP;
+      o->st.cfa_off = v.off;
     } else {
-      o->st.cfa_kind = GORC_CFA_REG;
-      o->st.cfa_reg = (uint8_t)v.reg;
+      gorc_state_set_cfa_reg(&o->st, (unsigned)v.reg, v.off);
     }
   } else {
     o->cfa_bad = 1;

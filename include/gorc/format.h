@@ -185,6 +185,22 @@ static inline struct gorc_state gorc_entry_state(void)
   return s;
 }
 
+/* CFA = DWARF register REG + OFF: rsp and rbp have kinds of their own,
+   any other register is GORC_CFA_REG.  (The caller checks REG <= 15.)  */
+static inline void gorc_state_set_cfa_reg(struct gorc_state *s, unsigned reg, int64_t off)
+{
+  s->cfa_reg = 0;
+  if (reg == GORC_DWARF_RSP) {
+    s->cfa_kind = GORC_CFA_SP;
+  } else if (reg == GORC_DWARF_RBP) {
+    s->cfa_kind = GORC_CFA_BP;
+  } else {
+    s->cfa_kind = GORC_CFA_REG;
+    s->cfa_reg = (uint8_t)reg;
+  }
+  s->cfa_off = off;
+}
+
 static inline int gorc_bp_rule_equal(const struct gorc_state *a, const struct gorc_state *b)
 {
   return a->bp_kind == b->bp_kind

@@ -430,14 +430,7 @@ static void row_state(const struct eh_interp *it, struct gorc_state *s)
   case CFA_REGOFF:
     if (r->cfa.reg > GORC_DWARF_MAX_GPR || !r->cfa.off_ok || !fits32(r->cfa.off))
       return;
-    if (r->cfa.reg == GORC_DWARF_RSP) {
-      s->cfa_kind = GORC_CFA_SP;
-    } else if (r->cfa.reg == GORC_DWARF_RBP) {
-      s->cfa_kind = GORC_CFA_BP;
-    } else {
-      s->cfa_kind = GORC_CFA_REG;
-      s->cfa_reg = (uint8_t)r->cfa.reg;
-    }
+    gorc_state_set_cfa_reg(s, r->cfa.reg, r->cfa.off);
     break;
   case CFA_EXPR_DEREF:
     if (!fits32(r->cfa.off))

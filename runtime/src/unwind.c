@@ -82,26 +82,30 @@ static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
   return rd_greg(c, dwarf_to_greg[r], out);
 }
 
-/* Does the kernel let us read 8 bytes at A?  (One syscall; for the rare
-   case of a bound we could not know in advance.)  */
+/* Copy LEN bytes at A into BUF if the kernel lets us: process_vm_readv
+   fails instead of faulting (one syscall, for the rare reads that no
+   bound or module covers).  */
+static int read_safely(uint64_t a, void *buf, size_t len)
+{
+  struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)a, len };
+  return syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L)
+         == (long)len;
+}
+
+/* Does the kernel let us read 8 bytes at A?  (For a stack bound we could
+   not know in advance.)  */
 static int probe(uint64_t a)
 {
   uint64_t v;
-  struct iovec local = { &v, 8 }, remote = { (void *)(uintptr_t)a, 8 };
-  return syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L) == 8;
+  return read_safely(a, &v, sizeof v);
 }
 
-/* Are the bytes at IP glibc's __restore_rt?  Read with process_vm_readv,
-   which fails instead of faulting: the module may be unloaded by another
-   thread's dlclose at any moment.  */
+/* Are the bytes at IP glibc's __restore_rt?  Read safely: the module may
+   be unloaded by another thread's dlclose at any moment.  */
 static int is_restore_rt(uint64_t ip)
 {
   uint8_t code[sizeof restore_rt];
-  struct iovec local = { code, sizeof code }, remote = { (void *)(uintptr_t)ip, sizeof code };
-  if (syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L)
-      != (long)sizeof code)
-    return 0;
-  return memcmp(code, restore_rt, sizeof code) == 0;
+  return read_safely(ip, code, sizeof code) && memcmp(code, restore_rt, sizeof code) == 0;
 }
 
 static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
