@@ -61,6 +61,15 @@ int gorc_cursor_step(struct gorc_cursor *c);
 /* A fixed English text for an enum gorc_error (negated or not).  */
 const char *gorc_strerror(int err);
 
+/* Opt-in crash traces: on SIGSEGV, SIGBUS, SIGABRT and SIGFPE print the
+   faulting thread's symbolized stack on stderr (only async-signal-safe
+   calls in the handler), then let the signal kill the process as before.
+   Call it once, in normal context (it reads the loaded modules' symbol
+   tables and maps an alternate signal stack for the calling thread).
+   Returns 0 or -errno.  LD_PRELOAD=libgorc-preload.so with
+   GORC_CRASH_TRACE=1 installs it in an unmodified program.  */
+int gorc_install_crash_handler(void);
+
 #ifdef __cplusplus
 }
 #endif

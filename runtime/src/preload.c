@@ -5,19 +5,46 @@
    into backtrace's caller, at most SIZE entries, and it never fails (it
    returns what it found).  When gorc finds nothing past the caller (a
    stack it cannot walk at all), it falls back to glibc's own backtrace,
-   looked up once at load time, never from the unwind path.  */
+   looked up once at load time, never from the unwind path.
+
+   Also, from the environment:
+     GORC_CRASH_TRACE=1   install gorc_install_crash_handler() (crash.c)
+     GORC_PROF_OUT=PATH   sample every thread for tools/gorc-prof (prof.c);
+                          pthread_create is hooked here to arm new threads  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 #include "gorc.h"
 #include "internal.h"
 
 typedef int (*backtrace_fn)(void **, int);
 static backtrace_fn glibc_backtrace;
 
+typedef int (*create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+static create_fn real_create;
+
+GORC_HIDDEN void gorc_prof_start(create_fn real);
+GORC_HIDDEN void gorc_prof_stop(void);
+GORC_HIDDEN int gorc_prof_active(void);
+GORC_HIDDEN void gorc_prof_thread_begin(void);
+GORC_HIDDEN void gorc_prof_thread_end(void);
+
 __attribute__((constructor)) static void preload_init(void)
 {
   glibc_backtrace = (backtrace_fn)dlsym(RTLD_NEXT, "backtrace");
+  real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+  const char *crash = getenv("GORC_CRASH_TRACE");
+  if (crash && strcmp(crash, "1") == 0)
+    gorc_install_crash_handler();
+  gorc_prof_start(real_create);
+}
+
+__attribute__((destructor)) static void preload_fini(void)
+{
+  gorc_prof_stop();
 }
 
 __attribute__((visibility("default"), noinline)) int backtrace(void **buffer, int size)
@@ -34,4 +61,50 @@ __attribute__((visibility("default"), noinline)) int backtrace(void **buffer, in
   if (n == 0 && glibc_backtrace)
     return glibc_backtrace(buffer, size);
   return n;
+}
+
+/* Threads of a profiled program: each arms its own CPU-time timer.  */
+struct prof_start {
+  void *(*fn)(void *);
+  void *arg;
+};
+
+static void prof_thread_cleanup(void *unused)
+{
+  (void)unused;
+  gorc_prof_thread_end();
+}
+
+static void *prof_thread(void *p)
+{
+  struct prof_start s = *(struct prof_start *)p;
+  void *ret;
+  free(p);
+  gorc_prof_thread_begin();
+  pthread_cleanup_push(prof_thread_cleanup, NULL);
+  ret = s.fn(s.arg);
+  pthread_cleanup_pop(1);
+  return ret;
+}
+
+__attribute__((visibility("default"))) int pthread_create(pthread_t *thread,
+                                                          const pthread_attr_t *attr,
+                                                          void *(*fn)(void *), void *arg)
+{
+  if (!real_create)
+    real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+  if (!real_create)
+    return 11; /* EAGAIN */
+  if (gorc_prof_active()) {
+    struct prof_start *s = malloc(sizeof *s);
+    if (s) {
+      s->fn = fn;
+      s->arg = arg;
+      int rc = real_create(thread, attr, prof_thread, s);
+      if (rc != 0)
+        free(s);
+      return rc;
+    }
+  }
+  return real_create(thread, attr, fn, arg);
 }

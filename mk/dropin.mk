@@ -1,0 +1,32 @@
+# gorc as a drop-in (issue 5), included by the top-level Makefile:
+#   tools/gorc-gcc, tools/gorc-g++   compiler wrappers (build-tree paths)
+#   tools/gorc-prof                  sampling profiler (libgorc-preload.so)
+#   make check-projects              real projects built with CC=gorc-gcc
+#   make install / uninstall         mk/install.mk
+
+DROPIN_TOOLS = tools/gorc-gcc tools/gorc-g++ tools/gorc-prof
+
+all: $(DROPIN_TOOLS)
+
+# gorc_wrapper NAME DRIVER PLUGIN LIBDIR INCDIR CCVAR
+gorc_wrapper = sed -e 's|@NAME@|$(1)|g' -e 's|@DRIVER@|$(2)|g' -e 's|@CCVAR@|$(6)|g' -e 's|@PLUGIN@|$(3)|g' \
+	-e 's|@LIBDIR@|$(4)|g' -e 's|@INCDIR@|$(5)|g' tools/gorc-gcc.in
+
+tools/gorc-gcc: tools/gorc-gcc.in mk/dropin.mk
+	$(call gorc_wrapper,gorc-gcc,$(CC),$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/runtime/include,GORC_CC) >$@.tmp
+	chmod +x $@.tmp && mv $@.tmp $@
+
+tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
+	$(call gorc_wrapper,gorc-g++,$(CXX),$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/runtime/include,GORC_CXX) >$@.tmp
+	chmod +x $@.tmp && mv $@.tmp $@
+
+PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c
+PROF_HDRS = tools/prof.h tools/prof-svg.h
+tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
+	$(CC) $(TOOL_CFLAGS) -o $@ $(PROF_SRCS) -lelf -lstdc++
+
+.PHONY: check-projects
+check-projects: all
+	GORC_ROOT=$(CURDIR) testsuite/projects/run.sh
+
+include mk/install.mk

@@ -1,0 +1,428 @@
+/* libgorc: an opt-in crash handler.  gorc_install_crash_handler() (or
+   GORC_CRASH_TRACE=1 with libgorc-preload.so) catches SIGSEGV, SIGBUS,
+   SIGABRT and SIGFPE, prints a symbolized trace of the faulting thread on
+   stderr and lets the signal kill the process as it would have.
+
+   Everything heavy happens at install time, in normal context: an
+   alternate signal stack is mapped (for the installing thread: a stack
+   overflow there still gets a trace), libgorc is initialised, and the
+   function symbols of every loaded module (.symtab, else .dynsym, read
+   from the module's file) are copied into one sorted table in mmap'd
+   memory.  The handler only walks (gorc_backtrace_ucontext), binary
+   searches that table and write(2)s: async-signal-safe throughout.
+   Names are printed as in the symbol table (C++ names stay mangled:
+   demangling allocates).  Modules loaded after the install are printed as
+   addresses only; each frame also shows MODULE+0xOFFSET for addr2line.  */
+
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#pragma GCC visibility push(default)
+#include "gorc.h"
+#pragma GCC visibility pop
+
+#define CRASH_MAX_FRAMES 128
+#define CRASH_MAX_MODULES 256
+#define CRASH_ALTSTACK (64 * 1024)
+
+struct crash_sym {
+  uint64_t addr, size;
+  uint32_t name;       /* offset in the string pool */
+};
+
+struct crash_module {
+  uint64_t base, lo, hi;
+  uint32_t name;       /* offset in the string pool */
+  uint32_t first, count;  /* its symbols in syms[] (sorted by addr) */
+};
+
+static struct crash_sym *syms;
+static size_t nsyms, syms_cap;
+static char *pool;
+static size_t pool_len, pool_cap;
+static struct crash_module mods[CRASH_MAX_MODULES];
+static unsigned nmods;
+static int installed;
+
+/* ------------------------------------------------------------ install side */
+
+static void *grow(void *old, size_t old_bytes, size_t new_bytes)
+{
+  void *p = mmap(NULL, new_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  if (old) {
+    memcpy(p, old, old_bytes);
+    munmap(old, old_bytes);
+  }
+  return p;
+}
+
+static uint32_t pool_add(const char *s, size_t len)
+{
+  if (pool_len + len + 1 > pool_cap) {
+    size_t cap = pool_cap ? pool_cap * 2 : 1 << 16;
+    while (cap < pool_len + len + 1)
+      cap *= 2;
+    char *p = grow(pool, pool_cap, cap);
+    if (!p)
+      return UINT32_MAX;
+    pool = p;
+    pool_cap = cap;
+  }
+  uint32_t off = (uint32_t)pool_len;
+  memcpy(pool + pool_len, s, len);
+  pool[pool_len + len] = 0;
+  pool_len += len + 1;
+  return off;
+}
+
+static int sym_add(uint64_t addr, uint64_t size, uint32_t name)
+{
+  if (nsyms == syms_cap) {
+    size_t cap = syms_cap ? syms_cap * 2 : 4096;
+    struct crash_sym *p = grow(syms, syms_cap * sizeof *syms, cap * sizeof *syms);
+    if (!p)
+      return -1;
+    syms = p;
+    syms_cap = cap;
+  }
+  syms[nsyms].addr = addr;
+  syms[nsyms].size = size;
+  syms[nsyms].name = name;
+  nsyms++;
+  return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+  const struct crash_sym *x = a, *y = b;
+  return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Heapsort: no qsort (it may allocate) and no recursion.  */
+static void sift(struct crash_sym *a, size_t i, size_t n)
+{
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n)
+      return;
+    if (c + 1 < n && sym_cmp(&a[c], &a[c + 1]) < 0)
+      c++;
+    if (sym_cmp(&a[i], &a[c]) >= 0)
+      return;
+    struct crash_sym t = a[i];
+    a[i] = a[c];
+    a[c] = t;
+    i = c;
+  }
+}
+
+static void sort_syms(struct crash_sym *a, size_t n)
+{
+  for (size_t i = n / 2; i-- > 0;)
+    sift(a, i, n);
+  for (size_t i = n; i-- > 1;) {
+    struct crash_sym t = a[0];
+    a[0] = a[i];
+    a[i] = t;
+    sift(a, 0, i);
+  }
+}
+
+/* Read the function symbols of the ELF file PATH (loaded at BASE).  */
+static void load_symbols(const char *path, uint64_t base)
+{
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+    close(fd);
+    return;
+  }
+  size_t size = (size_t)st.st_size;
+  const unsigned char *f = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (f == MAP_FAILED)
+    return;
+  const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f;
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff >= size ||
+      eh->e_shnum > (size - eh->e_shoff) / sizeof(Elf64_Shdr))
+    goto out;
+  const Elf64_Shdr *sh = (const Elf64_Shdr *)(f + eh->e_shoff);
+  const Elf64_Shdr *tab = NULL;
+  for (unsigned i = 0; i < eh->e_shnum; i++)
+    if (sh[i].sh_type == SHT_SYMTAB)
+      tab = &sh[i];
+  if (!tab)
+    for (unsigned i = 0; i < eh->e_shnum; i++)
+      if (sh[i].sh_type == SHT_DYNSYM)
+        tab = &sh[i];
+  if (!tab || tab->sh_link >= eh->e_shnum || tab->sh_offset > size ||
+      tab->sh_size > size - tab->sh_offset)
+    goto out;
+  const Elf64_Shdr *strh = &sh[tab->sh_link];
+  if (strh->sh_offset > size || strh->sh_size > size - strh->sh_offset)
+    goto out;
+  const char *str = (const char *)f + strh->sh_offset;
+  const Elf64_Sym *s = (const Elf64_Sym *)(f + tab->sh_offset);
+  size_t n = tab->sh_size / sizeof(Elf64_Sym);
+  for (size_t i = 0; i < n; i++) {
+    int type = ELF64_ST_TYPE(s[i].st_info);
+    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s[i].st_shndx == SHN_UNDEF ||
+        s[i].st_value == 0 || s[i].st_name >= strh->sh_size)
+      continue;
+    const char *nm = str + s[i].st_name;
+    size_t len = strnlen(nm, strh->sh_size - s[i].st_name);
+    uint32_t off = pool_add(nm, len);
+    if (off == UINT32_MAX || sym_add(base + s[i].st_value, s[i].st_size, off) != 0)
+      break;
+  }
+out:
+  munmap((void *)f, size);
+}
+
+static int add_module(struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void)size;
+  (void)data;
+  if (nmods == CRASH_MAX_MODULES)
+    return 1;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+    if (p->p_type != PT_LOAD || !(p->p_flags & PF_X))
+      continue;
+    uint64_t a = info->dlpi_addr + p->p_vaddr;
+    if (a < lo)
+      lo = a;
+    if (a + p->p_memsz > hi)
+      hi = a + p->p_memsz;
+  }
+  if (lo >= hi)
+    return 0;
+  char exe[4096];
+  const char *path = info->dlpi_name;
+  if (!path || !*path) {
+    ssize_t r = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (r <= 0)
+      return 0;
+    exe[r] = 0;
+    path = exe;
+  }
+  struct crash_module *m = &mods[nmods];
+  m->base = info->dlpi_addr;
+  m->lo = lo;
+  m->hi = hi;
+  m->name = pool_add(path, strlen(path));
+  if (m->name == UINT32_MAX)
+    return 1;
+  m->first = (uint32_t)nsyms;
+  load_symbols(path, info->dlpi_addr);
+  m->count = (uint32_t)(nsyms - m->first);
+  sort_syms(syms + m->first, m->count);
+  nmods++;
+  return 0;
+}
+
+static void crash_handler(int sig, siginfo_t *si, void *uc);
+
+__attribute__((visibility("default"))) int gorc_install_crash_handler(void)
+{
+  static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
+  if (installed)
+    return 0;
+  /* libgorc's module tables are built here, never in the handler.  */
+  void *ip[1];
+  gorc_backtrace(ip, 1);
+
+  void *alt = mmap(NULL, CRASH_ALTSTACK, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (alt != MAP_FAILED) {
+    stack_t ss = { .ss_sp = alt, .ss_size = CRASH_ALTSTACK, .ss_flags = 0 };
+    stack_t old;
+    /* Keep an altstack the program set up itself.  */
+    if (sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE))
+      sigaltstack(&ss, NULL);
+    else
+      munmap(alt, CRASH_ALTSTACK);
+  }
+
+  nmods = 0;
+  dl_iterate_phdr(add_module, NULL);
+
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = crash_handler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    if (sigaction(sigs[i], &sa, NULL) != 0)
+      return -errno;
+  installed = 1;
+  return 0;
+}
+
+/* ------------------------------------------------------------ handler side */
+
+struct out {
+  char buf[512];
+  size_t len;
+};
+
+static void out_flush(struct out *o)
+{
+  size_t done = 0;
+  while (done < o->len) {
+    ssize_t r = write(STDERR_FILENO, o->buf + done, o->len - done);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      break;
+    done += (size_t)r;
+  }
+  o->len = 0;
+}
+
+static void out_str(struct out *o, const char *s)
+{
+  while (*s) {
+    if (o->len == sizeof o->buf)
+      out_flush(o);
+    o->buf[o->len++] = *s++;
+  }
+}
+
+static void out_hex(struct out *o, uint64_t v)
+{
+  char t[19];
+  int i = 18;
+  t[i] = 0;
+  do {
+    t[--i] = "0123456789abcdef"[v & 15];
+    v >>= 4;
+  } while (v);
+  t[--i] = 'x';
+  t[--i] = '0';
+  out_str(o, t + i);
+}
+
+static void out_dec(struct out *o, uint64_t v)
+{
+  char t[21];
+  int i = 20;
+  t[i] = 0;
+  do {
+    t[--i] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  out_str(o, t + i);
+}
+
+static const char *signame(int sig)
+{
+  switch (sig) {
+  case SIGSEGV: return "SIGSEGV";
+  case SIGBUS: return "SIGBUS";
+  case SIGABRT: return "SIGABRT";
+  case SIGFPE: return "SIGFPE";
+  default: return "signal";
+  }
+}
+
+static void out_frame(struct out *o, int i, uint64_t ip)
+{
+  /* Return addresses point after the call: look up ip - 1.  */
+  uint64_t pc = i == 0 ? ip : ip - 1;
+  out_str(o, "  #");
+  out_dec(o, (uint64_t)i);
+  out_str(o, i < 10 ? "  " : " ");
+  out_hex(o, ip);
+  for (unsigned m = 0; m < nmods; m++) {
+    const struct crash_module *cm = &mods[m];
+    if (pc < cm->lo || pc >= cm->hi)
+      continue;
+    /* last symbol at or below pc */
+    const struct crash_sym *s = syms + cm->first;
+    size_t lo = 0, hi = cm->count;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (s[mid].addr <= pc)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo > 0 && (s[lo - 1].size == 0 || pc < s[lo - 1].addr + s[lo - 1].size)) {
+      out_str(o, " in ");
+      out_str(o, pool + s[lo - 1].name);
+      out_str(o, "+");
+      out_hex(o, ip - s[lo - 1].addr);
+    }
+    const char *name = pool + cm->name, *slash = name;
+    for (const char *p = name; *p; p++)
+      if (*p == '/')
+        slash = p + 1;
+    out_str(o, " (");
+    out_str(o, slash);
+    out_str(o, "+");
+    out_hex(o, ip - cm->base);
+    out_str(o, ")");
+    break;
+  }
+  out_str(o, "\n");
+}
+
+static void crash_handler(int sig, siginfo_t *si, void *uc)
+{
+  int saved = errno;
+  struct out o;
+  void *ips[CRASH_MAX_FRAMES];
+  o.len = 0;
+  out_str(&o, "gorc: ");
+  out_str(&o, signame(sig));
+  if (sig != SIGABRT && si && si->si_code > 0) {
+    out_str(&o, " at address ");
+    out_hex(&o, (uint64_t)(uintptr_t)si->si_addr);
+  }
+  out_str(&o, " in thread ");
+  out_dec(&o, (uint64_t)syscall(SYS_gettid));
+  out_str(&o, "; stack trace:\n");
+  int n = gorc_backtrace_ucontext(uc, ips, CRASH_MAX_FRAMES);
+  int err = 0;
+  if (n < 0) {
+    err = n;
+    n = gorc_backtrace_count();
+  }
+  for (int i = 0; i < n; i++)
+    out_frame(&o, i, (uint64_t)(uintptr_t)ips[i]);
+  if (err) {
+    out_str(&o, "  (the walk stopped: ");
+    out_str(&o, gorc_strerror(err));
+    out_str(&o, ")\n");
+  } else if (n == CRASH_MAX_FRAMES) {
+    out_str(&o, "  (more frames not shown)\n");
+  }
+  out_flush(&o);
+
+  /* SA_RESETHAND put the default action back.  A fault re-executes the
+     instruction and dies by it; a signal sent by kill/raise/abort is
+     raised again and delivered when this handler returns.  */
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigaction(sig, &dfl, NULL);
+  if (!si || si->si_code <= 0 || sig == SIGABRT)
+    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+  errno = saved;
+}
