@@ -23,9 +23,10 @@ TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude
 TOOL_LIBS = -lelf -ldw
 
 PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/records-pass.cc \
-	plugin/records-emit.cc plugin/thunks.cc
+	plugin/records-emit.cc plugin/thunks.cc plugin/static-calls.cc
 PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/records.h \
-	plugin/compat/dwarf2.h include/gorc/format.h
+	plugin/compat/dwarf2.h include/gorc/format.h plugin/static-calls.h \
+	runtime/include/gorc/static_call.h
 TOOL_COMMON = tools/common.c tools/elfload.c
 TOOL_HDRS = tools/common.h tools/elfload.h include/gorc/format.h
 

@@ -43,6 +43,9 @@
 #define GORC_GCC_FUNC_END_LABEL "LFE"
 #define GORC_GCC_CFI_PASS "dwarf2"
 #define GORC_GCC_FINAL_PASS "final"
+/* The static-call rewrite (static-calls.cc) follows the pass that puts a
+   function into SSA form; it runs at every -O level, before inlining.  */
+#define GORC_GCC_SSA_PASS "ssa"
 
 /* A poly_int64 that is a plain constant on x86-64.  */
 static inline bool gorc_poly_constant(poly_int64 v, HOST_WIDE_INT *out)

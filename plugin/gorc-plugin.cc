@@ -11,13 +11,17 @@
 #error "gorc is written against the GCC 12 plugin API (see plugin/gcc-compat.h)"
 #endif
 #include "arch.h"
+#include "static-calls.h"
 
 int plugin_is_GPL_compatible;
 
 static struct plugin_info gorc_plugin_info = {
   "0.1",
   "gorc: ORC-style unwind records in section gorc_unwind.\n"
-  "Options: none yet (-fplugin-arg-gorc-static-calls is not implemented).",
+  "Options:\n"
+  "  -fplugin-arg-gorc-static-calls  calls through function pointers marked\n"
+  "      GORC_STATIC_CALL (<gorc/static_call.h>) become direct calls to\n"
+  "      patchable trampolines (docs/STATIC_CALLS.md).",
 };
 
 /* ---- the begin_prologue hook ---- */
@@ -66,12 +70,10 @@ static bool parse_options(const struct plugin_name_args *info)
   bool ok = true;
   for (int i = 0; i < info->argc; i++) {
     const char *key = info->argv[i].key;
-    if (strcmp(key, "static-calls") == 0)
-      error("gorc: option %<-fplugin-arg-%s-%s%> is not implemented yet",
-            info->base_name, key);
-    else
-      error("gorc: unknown option %<-fplugin-arg-%s-%s%> (gorc takes no options yet)",
-            info->base_name, key);
+    if (gorc_static_calls_option(key, info->argv[i].value))
+      continue;
+    error("gorc: unknown option %<-fplugin-arg-%s-%s%> (the only option is "
+          "%<-fplugin-arg-%s-static-calls%>)", info->base_name, key, info->base_name);
     ok = false;
   }
   return ok;
@@ -91,6 +93,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 
   register_callback(info->base_name, PLUGIN_INFO, NULL, &gorc_plugin_info);
   gorc_install_thunk_hook();
+  gorc_static_calls_init(info->base_name);
 
   struct register_pass_info records = {
     gorc_make_records_pass(g), GORC_GCC_CFI_PASS, 1, PASS_POS_INSERT_AFTER

@@ -1,0 +1,450 @@
+/* gorc plugin: static calls (-fplugin-arg-gorc-static-calls).
+
+   A pointer-to-function variable marked __attribute__((gorc_static_call))
+   (GORC_STATIC_CALL in runtime/include/gorc/static_call.h) is called
+   through a trampoline instead of an indirect call:
+     - the attribute is always accepted (so headers compile with the
+       plugin loaded but the option off) and always validated: a variable
+       with static storage, of pointer-to-function type, not const, not
+       thread-local;
+     - with the option, a GIMPLE pass right after "ssa" (it runs at every
+       -O level, before any inlining or IPA) turns `_1 = var; _1 (args)`
+       into `__gorc_sc_tramp_<var> (args)`, an extern hidden function of
+       the pointed-to type;
+     - with the option, stores to the variable and taking its address are
+       errors (checked on the GENERIC body of each function, so a
+       discarded `(void) &var` is caught too, and on every initializer),
+       except `&var` as the first argument of gorc_static_call_set, which
+       is what gorc_static_call_update expands to;
+     - at the end of the unit that defines a marked variable, its
+       trampoline, a descriptor and the module note are printed as
+       assembly (docs/STATIC_CALLS.md), plus records (and CFI when the
+       unit has CFI) for the trampoline: entry state throughout.
+   With -flto the rewrite happens at compile time and the trampolines are
+   printed by the link-time unit that holds the definition.  */
+
+#include "records.h"
+#include "arch.h"
+#include "tree-ssa-alias.h"
+#include "gimple-expr.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "ssa.h"
+#include "cgraph.h"
+#include "varasm.h"
+#include "toplev.h"
+#include "static-calls.h"
+#include "../runtime/include/gorc/static_call.h"
+
+#define SC_ATTR "gorc_static_call"
+#define SC_SET_FN "gorc_static_call_set"
+
+static bool sc_enabled;
+
+static bool sc_marked(tree t)
+{
+  return t && VAR_P(t) && lookup_attribute(SC_ATTR, DECL_ATTRIBUTES(t)) != NULL_TREE;
+}
+
+/* ---- the attribute ---- */
+
+static void sc_hint_marking(location_t loc)
+{
+  inform(loc, "mark a variable of pointer-to-function type with static storage, "
+         "e.g. %<int (*fn)(int) GORC_STATIC_CALL = f;%>");
+}
+
+static tree sc_handle_attr(tree *node, tree name, tree args, int flags, bool *no_add)
+{
+  tree decl = *node;
+  location_t loc = DECL_P(decl) ? DECL_SOURCE_LOCATION(decl) : input_location;
+  const char *why = NULL;
+
+  if (args)
+    why = "takes no arguments";
+  else if (!VAR_P(decl))
+    why = "applies only to variables";
+  else if (TREE_CODE(TREE_TYPE(decl)) != POINTER_TYPE
+           || !FUNC_OR_METHOD_TYPE_P(TREE_TYPE(TREE_TYPE(decl))))
+    why = "needs a variable of pointer-to-function type";
+  else if (!TREE_STATIC(decl) && !DECL_EXTERNAL(decl))
+    why = "needs a variable with static storage duration";
+  else if (DECL_THREAD_LOCAL_P(decl))
+    why = "cannot be used on a thread-local variable";
+  else if (TYPE_READONLY(TREE_TYPE(decl)))
+    why = "cannot be used on a const variable (gorc_static_call_update writes it)";
+  if (why) {
+    if (DECL_P(decl))
+      error_at(loc, "%qE attribute on %qD %s", name, decl, why);
+    else
+      error_at(loc, "%qE attribute %s", name, why);
+    sc_hint_marking(loc);
+    *no_add = true;
+    return NULL_TREE;
+  }
+  if (sc_enabled) {
+    /* The descriptor names the variable from assembly only: keep it, and
+       keep GCC from treating it as read-only (force_output).  */
+    DECL_PRESERVE_P(decl) = 1;
+    TREE_USED(decl) = 1;
+  }
+  return NULL_TREE;
+}
+
+/* min 0, max 1: the one argument is never the user's (the handler
+   rejects it); the pass stores the trampoline's name there, so that
+   -flto's link-time unit prints the name the compile-time rewrite used.  */
+static struct attribute_spec sc_attr_spec = {
+  SC_ATTR, 0, 1, true, false, false, false, sc_handle_attr, NULL
+};
+
+static void sc_register_attributes(void *, void *)
+{
+  register_attribute(&sc_attr_spec);
+}
+
+/* ---- the trampoline's name and declaration ---- */
+
+/* __gorc_sc_tramp_<asm name>; for a variable local to its unit also a
+   hash of the unit and the random seed, so that two units' `static fp`
+   never share a name (nor do they under -flto).  */
+static const char *sc_tramp_name(tree var)
+{
+  tree attr = lookup_attribute(SC_ATTR, DECL_ATTRIBUTES(var));
+  if (TREE_VALUE(attr) && TREE_CODE(TREE_VALUE(TREE_VALUE(attr))) == STRING_CST)
+    return TREE_STRING_POINTER(TREE_VALUE(TREE_VALUE(attr)));
+
+  const char *asm_name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(var));
+  if (asm_name[0] == '*')
+    asm_name++;
+  char *name;
+  if (TREE_PUBLIC(var) || DECL_EXTERNAL(var)) {
+    name = concat(GORC_SC_TRAMP_PREFIX, asm_name, NULL);
+  } else {
+    unsigned h = crc32_string(0, main_input_filename ? main_input_filename : "");
+    h = crc32_unsigned(h, (unsigned)get_random_seed(false));
+    char suffix[16];
+    snprintf(suffix, sizeof suffix, ".%08x", h);
+    name = concat(GORC_SC_TRAMP_PREFIX, asm_name, suffix, NULL);
+  }
+  tree s = build_string(strlen(name) + 1, name);
+  free(name);
+  TREE_VALUE(attr) = tree_cons(NULL_TREE, s, NULL_TREE);
+  return TREE_STRING_POINTER(s);
+}
+
+static tree sc_tramp_decl(tree var)
+{
+  tree id = get_identifier(sc_tramp_name(var));
+  symtab_node *n = symtab_node::get_for_asmname(id);
+  if (n && TREE_CODE(n->decl) == FUNCTION_DECL)
+    return n->decl;
+  tree decl = build_decl(DECL_SOURCE_LOCATION(var), FUNCTION_DECL, id,
+                         TREE_TYPE(TREE_TYPE(var)));
+  DECL_EXTERNAL(decl) = 1;
+  TREE_PUBLIC(decl) = 1;
+  DECL_ARTIFICIAL(decl) = 1;
+  DECL_IGNORED_P(decl) = 1;
+  DECL_VISIBILITY(decl) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED(decl) = 1;
+  cgraph_node::get_create(decl);
+  return decl;
+}
+
+/* ---- misuse diagnostics (with the option) ---- */
+
+static location_t sc_last_error_loc = UNKNOWN_LOCATION;
+
+static void sc_misuse(location_t loc, tree var, const char *what)
+{
+  if (loc == sc_last_error_loc && loc != UNKNOWN_LOCATION)
+    return; /* the same expression seen twice (initializer and body) */
+  sc_last_error_loc = loc;
+  error_at(loc, "%s static-call variable %qD", what, var);
+  inform(loc, "change it only with %<gorc_static_call_update (%D, new_target)%>", var);
+}
+
+/* The marked variable at the base of an lvalue, or NULL.  */
+static tree sc_base_var(tree t)
+{
+  while (handled_component_p(t))
+    t = TREE_OPERAND(t, 0);
+  return sc_marked(t) ? t : NULL_TREE;
+}
+
+static location_t sc_loc(tree t, location_t dflt)
+{
+  return EXPR_HAS_LOCATION(t) ? EXPR_LOCATION(t) : dflt;
+}
+
+static tree sc_check_expr(tree *tp, int *walk_subtrees, void *data)
+{
+  tree t = *tp;
+  location_t dflt = *(location_t *)data;
+  tree var;
+
+  switch (TREE_CODE(t)) {
+  case MODIFY_EXPR:
+  case INIT_EXPR:
+  case PREINCREMENT_EXPR:
+  case PREDECREMENT_EXPR:
+  case POSTINCREMENT_EXPR:
+  case POSTDECREMENT_EXPR:
+    if ((var = sc_base_var(TREE_OPERAND(t, 0))))
+      sc_misuse(sc_loc(t, dflt), var, "store to");
+    break;
+  case ADDR_EXPR:
+    if ((var = sc_base_var(TREE_OPERAND(t, 0))))
+      sc_misuse(sc_loc(t, dflt), var, "address taken of");
+    break;
+  case CALL_EXPR: {
+    tree fn = get_callee_fndecl(t);
+    if (!fn || !DECL_NAME(fn) || strcmp(IDENTIFIER_POINTER(DECL_NAME(fn)), SC_SET_FN) != 0
+        || call_expr_nargs(t) < 1)
+      break;
+    /* gorc_static_call_set (&var, fn): the one place &var is allowed.  */
+    tree arg = CALL_EXPR_ARG(t, 0);
+    STRIP_NOPS(arg);
+    if (TREE_CODE(arg) == ADDR_EXPR) {
+      tree base = TREE_OPERAND(arg, 0);
+      if (VAR_P(base) && !sc_marked(base)) {
+        error_at(sc_loc(t, dflt), "%<gorc_static_call_update%> on %qD, which is not "
+                 "marked %<GORC_STATIC_CALL%>", base);
+      } else if (sc_marked(base)) {
+        for (int i = 1; i < call_expr_nargs(t); i++)
+          walk_tree_without_duplicates(&CALL_EXPR_ARG(t, i), sc_check_expr, data);
+        *walk_subtrees = 0;
+      }
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  return NULL_TREE;
+}
+
+static void sc_pre_genericize(void *gcc_data, void *)
+{
+  tree fndecl = (tree)gcc_data;
+  if (!fndecl || TREE_CODE(fndecl) != FUNCTION_DECL || !DECL_SAVED_TREE(fndecl))
+    return;
+  location_t dflt = DECL_SOURCE_LOCATION(fndecl);
+  walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl), sc_check_expr, &dflt);
+}
+
+static void sc_finish_decl(void *gcc_data, void *)
+{
+  tree decl = (tree)gcc_data;
+  if (!decl || !VAR_P(decl) || !DECL_INITIAL(decl) || DECL_INITIAL(decl) == error_mark_node)
+    return;
+  location_t dflt = DECL_SOURCE_LOCATION(decl);
+  walk_tree_without_duplicates(&DECL_INITIAL(decl), sc_check_expr, &dflt);
+}
+
+/* ---- the rewrite ---- */
+
+static unsigned int sc_execute(function *fun)
+{
+  basic_block bb;
+  bool changed = false;
+
+  FOR_EACH_BB_FN(bb, fun) {
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+      if (!call || gimple_call_internal_p(call) || gimple_call_fndecl(call))
+        continue;
+      tree fn = gimple_call_fn(call);
+      tree var = fn;
+      gimple *def = NULL;
+      if (TREE_CODE(fn) == SSA_NAME) {
+        def = SSA_NAME_DEF_STMT(fn);
+        if (!def || !gimple_assign_single_p(def))
+          continue;
+        var = gimple_assign_rhs1(def);
+      }
+      if (!sc_marked(var))
+        continue;
+      /* The call's type must be the variable's (no cast at the call).  */
+      tree ftype = TREE_TYPE(TREE_TYPE(var));
+      if (gimple_call_fntype(call)
+          && !useless_type_conversion_p(gimple_call_fntype(call), ftype))
+        continue;
+      gimple_call_set_fndecl(call, sc_tramp_decl(var));
+      update_stmt(call);
+      changed = true;
+      if (def && has_zero_uses(fn)) {
+        gimple_stmt_iterator dgsi = gsi_for_stmt(def);
+        gsi_remove(&dgsi, true);
+        release_defs(def);
+      }
+    }
+  }
+  if (changed)
+    cgraph_edge::rebuild_edges();
+  return 0;
+}
+
+namespace {
+
+const pass_data sc_pass_data = {
+  GIMPLE_PASS,
+  "gorc_static_calls",
+  OPTGROUP_NONE,
+  TV_NONE,
+  PROP_ssa | PROP_cfg,
+  0, 0, 0, 0
+};
+
+struct sc_pass : public gimple_opt_pass {
+  sc_pass(gcc::context *ctxt) : gimple_opt_pass(sc_pass_data, ctxt) {}
+  bool gate(function *) final override { return sc_enabled; }
+  unsigned int execute(function *fun) final override { return sc_execute(fun); }
+};
+
+} // namespace
+
+/* ---- the trampolines, descriptors and note of the defining unit ---- */
+
+static void sc_print_target(FILE *f, tree var, const char *var_label)
+{
+  tree init = DECL_INITIAL(var);
+  if (init)
+    STRIP_NOPS(init);
+  if (!init || init == error_mark_node || integer_zerop(init)) {
+    fputs(GORC_ARCH_SC_NULL_ASM, f);
+    return;
+  }
+  if (TREE_CODE(init) == ADDR_EXPR && TREE_CODE(TREE_OPERAND(init, 0)) == FUNCTION_DECL) {
+    tree target = TREE_OPERAND(init, 0);
+    mark_decl_referenced(target);
+    fputs(GORC_ARCH_SC_JMP_ASM, f);
+    assemble_name(f, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(target)));
+    fputc('\n', f);
+    return;
+  }
+  /* Anything else: jump through the variable (its value is the target).  */
+  fprintf(f, GORC_ARCH_SC_JMP_VAR_ASM_FMT, var_label);
+}
+
+static void sc_finish_unit(void *, void *)
+{
+  if (!sc_enabled || seen_error() || !GORC_ARCH_TARGET_OK())
+    return;
+  /* -flto without fat objects: code (and so this) comes at link time.  */
+  if (flag_generate_lto && !flag_fat_lto_objects)
+    return;
+
+  auto_vec<tree> vars;
+  varpool_node *v;
+  FOR_EACH_DEFINED_VARIABLE(v) {
+    if (sc_marked(v->decl) && !DECL_EXTERNAL(v->decl) && !v->in_other_partition
+        && !DECL_HAS_VALUE_EXPR_P(v->decl))
+      vars.safe_push(v->decl);
+  }
+  if (vars.is_empty())
+    return;
+
+  FILE *f = asm_out_file;
+  bool cfi = dwarf2out_do_cfi_asm();
+  static unsigned unit_no; /* labels unique if a unit ever did this twice */
+  unsigned u = unit_no++;
+
+  /* Local aliases of the variables: PC-relative references to them then
+     resolve in this object, also for an exported variable of a shared
+     library (no dynamic relocation, nothing to interpose).  */
+  for (unsigned i = 0; i < vars.length(); i++) {
+    fprintf(f, "\t.set\t.Lgorc_sc_v%u_%u, ", u, i);
+    assemble_name(f, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(vars[i])));
+    fputc('\n', f);
+  }
+
+  fprintf(f, "\t.pushsection\t%s,\"ax\",@progbits\n", GORC_SC_TEXT_SECTION);
+  fprintf(f, "\t.p2align\t%d\n", exact_log2(GORC_SC_BLOCK_SIZE));
+  fputs(GORC_ARCH_SC_HEADER_ASM, f);
+  for (unsigned i = 0; i < vars.length(); i++) {
+    const char *name = sc_tramp_name(vars[i]);
+    char start[GORC_LABEL_MAX];
+    snprintf(start, sizeof start, ".Lgorc_sc_t%u_%u", u, i);
+    fprintf(f, "\t.p2align\t3\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n%s:\n",
+            name, name, name, name, start);
+    if (cfi)
+      fputs("\t.cfi_startproc\n", f);
+    char varlabel[GORC_LABEL_MAX];
+    snprintf(varlabel, sizeof varlabel, ".Lgorc_sc_v%u_%u", u, i);
+    sc_print_target(f, vars[i], varlabel);
+    fprintf(f, "\t.balign\t%d, 0xcc\n", GORC_SC_TRAMP_SIZE);
+    if (cfi)
+      fputs("\t.cfi_endproc\n", f);
+    fprintf(f, ".Lgorc_sc_te%u_%u:\n", u, i);
+    fprintf(f, "\t.size\t%s, %d\n", name, GORC_SC_TRAMP_SIZE);
+
+    struct gorc_partition_rec part;
+    memset(&part, 0, sizeof part);
+    part.entries.create(1);
+    struct gorc_entry_rec e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.label, sizeof e.label, "*%s", start);
+    e.state = gorc_entry_state();
+    part.entries.safe_push(e);
+    char end[64];
+    snprintf(end, sizeof end, "*.Lgorc_sc_te%u_%u", u, i);
+    gcc_assert(strlen(end) < sizeof part.end_label);
+    memcpy(part.end_label, end, strlen(end) + 1);
+    gorc_emit_partition(f, &part);
+    part.entries.release();
+  }
+  fprintf(f, "\t.balign\t%d, 0xcc\n\t.popsection\n", GORC_SC_BLOCK_SIZE);
+
+  fprintf(f, "\t.pushsection\t%s,\"aR\",@progbits\n\t.p2align\t2\n", GORC_SC_DESC_SECTION);
+  for (unsigned i = 0; i < vars.length(); i++)
+    fprintf(f, "\t.long\t.Lgorc_sc_t%u_%u - .\n\t.long\t.Lgorc_sc_v%u_%u - .\n"
+            "\t.byte\t%d, %d\n\t.short\t0\n\t.long\t0\n",
+            u, i, u, i, GORC_SC_VERSION, GORC_SC_DESC_SIZE);
+  fputs("\t.popsection\n", f);
+
+  /* One note per linked module (COMDAT group), kept by --gc-sections.  */
+  fprintf(f,
+          "\t.pushsection\t%s,\"aGR\",@note,gorc.sc.module.v%d,comdat\n"
+          "\t.p2align\t2\n"
+          "\t.long\t%d, %d, %d\n"
+          "\t.string\t\"%s\"\n"
+          "\t.p2align\t2\n"
+          "\t.long\t%d\n"
+          "\t.hidden\t__start_%s\n"
+          "\t.hidden\t__stop_%s\n"
+          "\t.long\t__start_%s - .\n"
+          "\t.long\t__stop_%s - .\n"
+          "\t.popsection\n",
+          GORC_SC_NOTE_SECTION, GORC_SC_VERSION,
+          (int)sizeof GORC_NOTE_NAME, GORC_SC_NOTE_DESC_SIZE, GORC_SC_NOTE_TYPE,
+          GORC_NOTE_NAME, GORC_SC_VERSION, GORC_SC_DESC_SECTION, GORC_SC_DESC_SECTION,
+          GORC_SC_DESC_SECTION, GORC_SC_DESC_SECTION);
+}
+
+/* ---- registration ---- */
+
+bool gorc_static_calls_option(const char *key, const char *value)
+{
+  if (strcmp(key, "static-calls") != 0)
+    return false;
+  if (value && strcmp(value, "1") != 0 && strcmp(value, "yes") != 0)
+    sc_enabled = strcmp(value, "0") != 0 && strcmp(value, "no") != 0;
+  else
+    sc_enabled = true;
+  return true;
+}
+
+void gorc_static_calls_init(const char *plugin_name)
+{
+  register_callback(plugin_name, PLUGIN_ATTRIBUTES, sc_register_attributes, NULL);
+  if (!sc_enabled)
+    return;
+  register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, sc_pre_genericize, NULL);
+  register_callback(plugin_name, PLUGIN_FINISH_DECL, sc_finish_decl, NULL);
+  register_callback(plugin_name, PLUGIN_FINISH_UNIT, sc_finish_unit, NULL);
+  struct register_pass_info pass = {
+    new sc_pass(g), GORC_GCC_SSA_PASS, 1, PASS_POS_INSERT_AFTER
+  };
+  register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+}
