@@ -24,6 +24,11 @@ need binutils command -v objcopy
 # LLVM's libunwind-14-dev, which apt then removes.
 need libunwind-dev dpkg -s libunwind-dev
 need valgrind command -v valgrind
+# the drop-in tests: the in-repo project through CMake, make install's
+# pkg-config file, the flame graph checked as XML
+need cmake command -v cmake
+need pkg-config command -v pkg-config
+need libxml2-utils command -v xmllint
 
 case "${1:-check}" in
 check)
