@@ -70,9 +70,14 @@ static bool parse_options(const struct plugin_name_args *info)
   bool ok = true;
   for (int i = 0; i < info->argc; i++) {
     const char *key = info->argv[i].key;
-    if (gorc_static_calls_option(key, info->argv[i].value))
+    int sc = gorc_static_calls_option(key, info->argv[i].value);
+    if (sc > 0)
       continue;
-    error("gorc: unknown option %<-fplugin-arg-%s-%s%> (the only option is "
+    if (sc < 0)
+      error("gorc: option %<-fplugin-arg-%s-%s%> takes no value, or 1/yes/0/no "
+            "(not %qs)", info->base_name, key, info->argv[i].value);
+    else
+      error("gorc: unknown option %<-fplugin-arg-%s-%s%> (the only option is "
           "%<-fplugin-arg-%s-static-calls%>)", info->base_name, key, info->base_name);
     ok = false;
   }

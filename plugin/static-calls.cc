@@ -32,7 +32,6 @@
 #include "ssa.h"
 #include "cgraph.h"
 #include "varasm.h"
-#include "toplev.h"
 #include "static-calls.h"
 #include "../runtime/include/gorc/static_call.h"
 
@@ -106,8 +105,8 @@ static void sc_register_attributes(void *, void *)
 /* ---- the trampoline's name and declaration ---- */
 
 /* __gorc_sc_tramp_<asm name>; for a variable local to its unit also a
-   hash of the unit and the random seed, so that two units' `static fp`
-   never share a name (nor do they under -flto).  */
+   hash of the unit's file name, so that two units'
+   `static fp` do not share a name (nor do they under -flto).  */
 static const char *sc_tramp_name(tree var)
 {
   tree attr = lookup_attribute(SC_ATTR, DECL_ATTRIBUTES(var));
@@ -121,8 +120,9 @@ static const char *sc_tramp_name(tree var)
   if (TREE_PUBLIC(var) || DECL_EXTERNAL(var)) {
     name = concat(GORC_SC_TRAMP_PREFIX, asm_name, NULL);
   } else {
+    /* Deterministic (reproducible builds): the source file name as
+       given on the command line.  */
     unsigned h = crc32_string(0, main_input_filename ? main_input_filename : "");
-    h = crc32_unsigned(h, (unsigned)get_random_seed(false));
     char suffix[16];
     snprintf(suffix, sizeof suffix, ".%08x", h);
     name = concat(GORC_SC_TRAMP_PREFIX, asm_name, suffix, NULL);
@@ -384,7 +384,8 @@ static void sc_finish_unit(void *, void *)
     part.entries.create(1);
     struct gorc_entry_rec e;
     memset(&e, 0, sizeof e);
-    snprintf(e.label, sizeof e.label, "*%s", start);
+    e.label[0] = '*';
+    memcpy(e.label + 1, start, strlen(start) + 1); /* start: < 34 chars */
     e.state = gorc_entry_state();
     part.entries.safe_push(e);
     char end[64];
@@ -424,15 +425,17 @@ static void sc_finish_unit(void *, void *)
 
 /* ---- registration ---- */
 
-bool gorc_static_calls_option(const char *key, const char *value)
+int gorc_static_calls_option(const char *key, const char *value)
 {
   if (strcmp(key, "static-calls") != 0)
-    return false;
-  if (value && strcmp(value, "1") != 0 && strcmp(value, "yes") != 0)
-    sc_enabled = strcmp(value, "0") != 0 && strcmp(value, "no") != 0;
-  else
+    return 0;
+  if (!value || strcmp(value, "1") == 0 || strcmp(value, "yes") == 0)
     sc_enabled = true;
-  return true;
+  else if (strcmp(value, "0") == 0 || strcmp(value, "no") == 0)
+    sc_enabled = false;
+  else
+    return -1;
+  return 1;
 }
 
 void gorc_static_calls_init(const char *plugin_name)

@@ -4,8 +4,8 @@
 #define GORC_STATIC_CALLS_H
 
 /* Handle -fplugin-arg-gorc-KEY[=VALUE] if KEY is "static-calls" (value
-   absent, 1/yes: on; 0/no: off); false for any other key.  */
-bool gorc_static_calls_option(const char *key, const char *value);
+   absent, 1/yes: on; 0/no: off): 1 handled, -1 bad value, 0 another key.  */
+int gorc_static_calls_option(const char *key, const char *value);
 
 /* Register the attribute (always) and, when enabled, the rewrite pass,
    the misuse checks and the end-of-unit trampolines.  */
