@@ -23,8 +23,10 @@ fi
 
 inc=(-I"$GORC_ROOT/runtime/include")
 set -e
-"$CC" -O2 -fno-omit-frame-pointer -DCHAIN_NAME=chain_fp -c "$here/chain.c" -o "$WORK/chain-fp.o"
-"$CC" -O2 -fomit-frame-pointer -fplugin="$plugin" -DCHAIN_NAME=chain_nofp -c "$here/chain.c" -o "$WORK/chain-nofp.o"
+"$CC" -O2 -fno-omit-frame-pointer -DCHAIN_FP -DCHAIN_NAME=chain_fp -DMIXED_NAME=mixed_fp \
+  -c "$here/chain.c" -o "$WORK/chain-fp.o"
+"$CC" -O2 -fomit-frame-pointer -fplugin="$plugin" -DCHAIN_NAME=chain_nofp -DMIXED_NAME=mixed_nofp \
+  -c "$here/chain.c" -o "$WORK/chain-nofp.o"
 "$CC" -O2 -g -Wall -Wextra -fno-omit-frame-pointer -fplugin="$plugin" "${inc[@]}" \
   -c "$here/unwind-bench.c" -o "$WORK/unwind-bench.o"
 "$CC" -o "$WORK/unwind-bench" "$WORK/unwind-bench.o" "$WORK/chain-fp.o" "$WORK/chain-nofp.o" \
@@ -32,36 +34,54 @@ set -e
 set +e
 
 echo "unwind: ns per frame, same chain, same run (machine shared: compare ratios)"
-"$WORK/unwind-bench" | sed 's/^/unwind: /'
+echo "unwind: recursive = one function calling itself (every frame the same return address);"
+echo "unwind: mixed = eight different functions in turn (no two adjacent frames alike)"
+"$WORK/unwind-bench" | tee "$WORK/times.txt" | sed 's/^/unwind: /'
 
 if command -v valgrind >/dev/null; then
-  echo "unwind: callgrind instructions per frame (100 walks of each depth; inclusive cost of the walker / frames)"
-  out=$WORK/callgrind.out
-  rm -f "$out"
-  GORC_BENCH_CALLGRIND=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
+  echo "unwind: callgrind instructions per frame (each cell: 100 walks counted alone)"
+  rm -f "$WORK"/callgrind.out*
+  GORC_BENCH_CALLGRIND=1 valgrind --tool=callgrind --collect-atstart=no \
+    --callgrind-out-file="$WORK/callgrind.out" \
     "$WORK/unwind-bench" >"$WORK/callgrind-run.txt" 2>"$WORK/callgrind.log"
-  if [ -s "$out" ]; then
-    # Frames walked per method and depth, from the run's own table.
-    callgrind_annotate --inclusive=yes --threshold=100 "$out" 2>/dev/null >"$WORK/callgrind.txt"
-    for w in walk_fp walk_gorc walk_glibc walk_libgcc walk_unw; do
-      ir=$(awk -v f="$w" '$0 ~ ("[: ]" f "[ \\[]|[: ]" f "$") { gsub(",", "", $1); print $1; exit }' "$WORK/callgrind.txt")
-      # every depth runs 100 walks + 1 warm-up; frames = sum over depths
-      case $w in
-      walk_fp) m="frame-pointer walk";; walk_gorc) m="gorc_backtrace";;
-      walk_glibc) m="glibc backtrace";; walk_libgcc) m="libgcc _Unwind_Backtrace";;
-      walk_unw) m="libunwind unw_backtrace";;
-      esac
-      frames=$(awk -v m="$m" 'index($0, m) == 1 { n += $(NF-2) } END { print n + 0 }' "$WORK/callgrind-run.txt")
-      if [ -n "$ir" ] && [ "$frames" -gt 0 ]; then
-        awk -v m="$m" -v ir="$ir" -v fr="$frames" 'BEGIN { printf "unwind: %-26s %8.1f instructions per frame\n", m, ir / (fr * 101) }'
-      else
-        echo "unwind: $m: no callgrind figure"
-      fi
-    done
+  # One dump per cell: "desc: Trigger: Client Request: cell M|CHAIN|DEPTH|FRAMES|ITERS"
+  # and its total ("summary:" or "totals:").
+  for f in "$WORK"/callgrind.out.*; do
+    [ -f "$f" ] || continue
+    awk '/^desc: Trigger: Client Request: cell / { sub(/^desc: Trigger: Client Request: cell /, ""); label = $0 }
+         /^(summary|totals):/ { total = $2 }
+         END { if (label != "") print label "|" total }' "$f"
+  done | sort -t'|' -k2,2 -k3,3n -k1,1 >"$WORK/instructions.txt"
+  if [ -s "$WORK/instructions.txt" ]; then
+    awk -F'|' '{ printf "unwind: %-26s %-9s depth %4d: %8.1f instructions per frame\n", $1, $2, $3, $6 / ($4 * $5) }' \
+      "$WORK/instructions.txt"
   else
     echo "unwind: callgrind run failed (see $WORK/callgrind.log)"
   fi
 fi
+
+# The bars of the runtime issue, at depth 32, from this run's figures.
+awk -F'|' -v times="$WORK/times.txt" '
+  BEGIN {
+    while ((getline line < times) > 0) {
+      n = split(line, f, /  +/)
+      # method, chain, depth, frames, ns/frame, ratio (columns split on 2+ spaces)
+      if (n >= 5 && f[3] + 0 == 32) ns[f[1] "|" f[2]] = f[5]
+    }
+  }
+  $3 == 32 { ins[$1 "|" $2] = $6 / ($4 * $5) }
+  END {
+    split("recursive mixed", chains, " ")
+    for (c = 1; c <= 2; c++) {
+      ch = chains[c]
+      g = ns["gorc_backtrace|" ch]; fp = ns["frame-pointer walk|" ch]; u = ns["libunwind unw_backtrace|" ch]
+      if (g > 0 && fp > 0 && u > 0)
+        printf "unwind: depth 32, %s chain: gorc %.2f ns/frame = %.2fx the frame-pointer walk (bar <= 2), %.1fx faster than unw_backtrace (bar >= 3)", ch, g, g / fp, u / g
+      if (("gorc_backtrace|" ch) in ins)
+        printf ", %.1f instructions per frame (bar <= 40)", ins["gorc_backtrace|" ch]
+      print ""
+    }
+  }' "$WORK/instructions.txt" 2>/dev/null
 
 # Registration: a generated library with about 100k records.
 gen=$WORK/many-functions.c

@@ -20,6 +20,8 @@
 typedef int (*chain_leaf_fn)(void *arg);
 int chain_nofp(int depth, chain_leaf_fn leaf, void *arg);
 int chain_fp(int depth, chain_leaf_fn leaf, void *arg);
+int mixed_nofp(int depth, chain_leaf_fn leaf, void *arg);
+int mixed_fp(int depth, chain_leaf_fn leaf, void *arg);
 
 #define MAX_FRAMES 512
 static void *ips[MAX_FRAMES];
@@ -52,35 +54,43 @@ __attribute__((noinline)) static int walk_gorc(void)
 __attribute__((noinline)) static int walk_glibc(void) { return glibc_backtrace(ips, walk_max); }
 __attribute__((noinline)) static int walk_unw(void) { return unw_backtrace(ips, walk_max); }
 
+/* libunwind exports _Unwind_Backtrace and _Unwind_GetIP too: libgcc's are
+   taken from libgcc_s.so.1 explicitly.  */
+static _Unwind_Reason_Code (*libgcc_backtrace)(_Unwind_Trace_Fn, void *);
+static _Unwind_Ptr (*libgcc_get_ip)(struct _Unwind_Context *);
+
 struct ub_state { int n; };
 static _Unwind_Reason_Code ub_cb(struct _Unwind_Context *ctx, void *arg)
 {
   struct ub_state *s = arg;
   if (s->n >= walk_max)
     return _URC_END_OF_STACK;
-  ips[s->n++] = (void *)_Unwind_GetIP(ctx);
+  ips[s->n++] = (void *)libgcc_get_ip(ctx);
   return _URC_NO_REASON;
 }
 __attribute__((noinline)) static int walk_libgcc(void)
 {
   struct ub_state s = { 0 };
-  _Unwind_Backtrace(ub_cb, &s);
+  libgcc_backtrace(ub_cb, &s);
   return s.n;
 }
+
+typedef int (*chain_fn)(int, chain_leaf_fn, void *);
 
 struct method {
   const char *name;
   int (*walk)(void);
-  int (*chain)(int, chain_leaf_fn, void *);
+  chain_fn chain[2];     /* recursive, mixed */
 };
 
 static struct method methods[] = {
-  { "frame-pointer walk", walk_fp, chain_fp },
-  { "gorc_backtrace", walk_gorc, chain_nofp },
-  { "glibc backtrace", walk_glibc, chain_nofp },
-  { "libgcc _Unwind_Backtrace", walk_libgcc, chain_nofp },
-  { "libunwind unw_backtrace", walk_unw, chain_nofp },
+  { "frame-pointer walk", walk_fp, { chain_fp, mixed_fp } },
+  { "gorc_backtrace", walk_gorc, { chain_nofp, mixed_nofp } },
+  { "glibc backtrace", walk_glibc, { chain_nofp, mixed_nofp } },
+  { "libgcc _Unwind_Backtrace", walk_libgcc, { chain_nofp, mixed_nofp } },
+  { "libunwind unw_backtrace", walk_unw, { chain_nofp, mixed_nofp } },
 };
+static const char *const chain_names[2] = { "recursive", "mixed" };
 #define NMETHODS (sizeof methods / sizeof methods[0])
 
 struct leaf_arg {
@@ -88,6 +98,7 @@ struct leaf_arg {
   long iters;
   int frames;
   double ns;
+  int callgrind;
 };
 
 static double now_ns(void)
@@ -101,40 +112,58 @@ static int leaf(void *p)
 {
   struct leaf_arg *a = p;
   a->frames = a->walk(); /* warm-up, and the frame count */
+  if (a->callgrind)
+    CALLGRIND_TOGGLE_COLLECT;  /* count the walks only */
   double t0 = now_ns();
   for (long i = 0; i < a->iters; i++)
     a->walk();
   a->ns = now_ns() - t0;
+  if (a->callgrind)
+    CALLGRIND_TOGGLE_COLLECT;
   return a->frames;
 }
 
+/* Under callgrind (collection off at start), each cell's walks are
+   counted alone and dumped with the label "cell METHOD|CHAIN|DEPTH|FRAMES|ITERS";
+   run.sh divides.  */
 static void run_table(long budget_ns, int callgrind, int print)
 {
   static const int depths[] = { 8, 32, 128 };
   if (print)
-    printf("%-26s %6s %7s %10s %8s\n", "method", "depth", "frames", "ns/frame", "vs FP");
-  for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
-    double fp_per_frame = 0;
-    walk_max = depths[d] + 2; /* leaf, DEPTH steps, the chain's entry */
-    for (size_t m = 0; m < NMETHODS; m++) {
-      struct leaf_arg a = { methods[m].walk, 1, 0, 0 };
-      if (callgrind) {
-        a.iters = 100;
-      } else {
-        /* calibrate: about BUDGET ns per cell */
-        methods[m].chain(depths[d], leaf, &a);
-        double per = a.ns > 0 ? a.ns : 1;
-        a.iters = (long)(budget_ns / per);
-        if (a.iters < 10)
-          a.iters = 10;
+    printf("%-26s %-9s %6s %7s %10s %8s\n", "method", "chain", "depth", "frames", "ns/frame",
+           "vs FP");
+  for (int ch = 0; ch < 2; ch++) {
+    for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
+      double fp_per_frame = 0;
+      walk_max = depths[d] + 2; /* leaf, DEPTH steps, the chain's entry */
+      for (size_t m = 0; m < NMETHODS; m++) {
+        struct leaf_arg a = { methods[m].walk, 1, 0, 0, 0 };
+        if (callgrind) {
+          a.iters = 100;
+          a.callgrind = print;
+        } else {
+          /* calibrate: about BUDGET ns per cell */
+          methods[m].chain[ch](depths[d], leaf, &a);
+          double per = a.ns > 0 ? a.ns : 1;
+          a.iters = (long)(budget_ns / per);
+          if (a.iters < 10)
+            a.iters = 10;
+        }
+        methods[m].chain[ch](depths[d], leaf, &a);
+        if (a.callgrind) {
+          char label[160];
+          snprintf(label, sizeof label, "cell %s|%s|%d|%d|%ld", methods[m].name, chain_names[ch],
+                   depths[d], a.frames, a.iters);
+          CALLGRIND_DUMP_STATS_AT(label);
+          continue;
+        }
+        double per_frame = a.ns / a.iters / (a.frames ? a.frames : 1);
+        if (m == 0)
+          fp_per_frame = per_frame;
+        if (print)
+          printf("%-26s %-9s %6d %7d %10.2f %7.2fx\n", methods[m].name, chain_names[ch],
+                 depths[d], a.frames, per_frame, fp_per_frame > 0 ? per_frame / fp_per_frame : 0);
       }
-      methods[m].chain(depths[d], leaf, &a);
-      double per_frame = a.ns / a.iters / (a.frames ? a.frames : 1);
-      if (m == 0)
-        fp_per_frame = per_frame;
-      if (print)
-        printf("%-26s %6d %7d %10.2f %7.2fx\n", methods[m].name, depths[d], a.frames,
-               per_frame, fp_per_frame > 0 ? per_frame / fp_per_frame : 0);
     }
   }
 }
@@ -145,15 +174,21 @@ int main(int argc, char **argv)
   long budget_ns = argc > 1 ? atol(argv[1]) : 200000000; /* per cell */
   void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
   glibc_backtrace = libc ? (int (*)(void **, int))dlsym(libc, "backtrace") : NULL;
+  void *libgcc = dlopen("libgcc_s.so.1", RTLD_NOW);
+  if (libgcc) {
+    libgcc_backtrace = (_Unwind_Reason_Code (*)(_Unwind_Trace_Fn, void *))dlsym(libgcc, "_Unwind_Backtrace");
+    libgcc_get_ip = (_Unwind_Ptr (*)(struct _Unwind_Context *))dlsym(libgcc, "_Unwind_GetIP");
+  }
+  if (!libgcc_backtrace || !libgcc_get_ip) {
+    fprintf(stderr, "unwind-bench: _Unwind_Backtrace not found in libgcc_s.so.1\n");
+    return 2;
+  }
   if (!glibc_backtrace) {
     fprintf(stderr, "unwind-bench: backtrace not found in libc.so.6\n");
     return 2;
   }
-  if (callgrind) {
-    /* First use costs (libgcc_s loading, table set-up) out of the counts.  */
-    run_table(0, 1, 0);
-    CALLGRIND_ZERO_STATS;
-  }
+  if (callgrind)
+    run_table(0, 1, 0);  /* first-use costs (libgcc_s, table set-up) out of the counts */
   run_table(budget_ns, callgrind, 1);
   return 0;
 }

@@ -5,6 +5,7 @@
    unwound.  */
 
 #define _GNU_SOURCE
+#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/ucontext.h>
@@ -52,13 +53,19 @@ static void ensure_init(void)
     gorc_rt_init();
 }
 
-/* Called from normal-context entry points only: the caller's own code
-   must be known; if it is not, a module may have been loaded since the
-   last scan.  */
-static void refresh_for(uint64_t ip)
+/* Rescan for modules loaded since the last scan, when a walk asked for
+   it, unless that could hurt: gorc_backtrace may run in a signal handler
+   that interrupted the dynamic loader in this very thread, and the
+   loader's list of modules (which the scan reads, under the loader's
+   recursive lock) is only consistent while r_state says so.  libgorc's
+   own scan lock is only tried.  Returns 1 if a scan ran.  */
+static int rescan_if_safe(void)
 {
-  if (!gorc_rt_lookup(ip - 1, NULL, NULL))
-    gorc_rt_rescan();
+  if (_r_debug.r_state != RT_CONSISTENT)
+    return 0;
+  atomic_store_explicit(&gorc_rt_rescan_wanted, 0, memory_order_relaxed);
+  gorc_rt_rescan();
+  return 1;
 }
 
 static int walk(struct gorc_cursor *c, void **ips, int max)
@@ -76,9 +83,17 @@ int gorc_rt_backtrace_impl(void **ips, int max, uint64_t ip, uint64_t sp, uint64
   if ((!ips && max > 0) || max < 0)
     return -GORC_EINVAL;
   ensure_init();
-  refresh_for(ip);
+  if (atomic_load_explicit(&gorc_rt_rescan_wanted, memory_order_relaxed))
+    rescan_if_safe();
   gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
-  return walk(&c, ips, max);
+  int rc = walk(&c, ips, max);
+  /* The caller's own code is unknown: a module loaded since the last
+     scan (not through libgorc's dlopen, e.g. by the C library itself).  */
+  if (rc == -GORC_ENORECORD && last_count == 1 && rescan_if_safe()) {
+    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
+    rc = walk(&c, ips, max);
+  }
+  return rc;
 }
 
 int gorc_backtrace_ucontext(const void *ucontext, void **ips, int max)
@@ -103,7 +118,10 @@ int gorc_rt_cursor_init_impl(struct gorc_cursor *c, uint64_t ip, uint64_t sp, ui
   if (!c)
     return -GORC_EINVAL;
   ensure_init();
-  refresh_for(ip);
+  struct gorc_rt_view view;
+  if (atomic_load_explicit(&gorc_rt_rescan_wanted, memory_order_relaxed)
+      || gorc_rt_find_view(&view, ip - 1) != 0)
+    rescan_if_safe();
   return gorc_rt_cursor_start(c, ip, sp, bp, NULL);
 }
 

@@ -26,14 +26,54 @@ void gorc_rt_unmap(void *p, size_t size)
     munmap(p, round_page(size));
 }
 
+/* Retired module mappings, reused first-fit.  Only the scan (under its
+   lock) allocates and retires modules.  */
+#define RETIRED_MAX 64
+static struct { void *p; size_t size; } retired[RETIRED_MAX];
+static unsigned n_retired;
+
+void *gorc_rt_map_module(size_t size, size_t *map_size)
+{
+  size = round_page(size);
+  unsigned best = n_retired;
+  for (unsigned i = 0; i < n_retired; i++)
+    if (retired[i].size >= size && (best == n_retired || retired[i].size < retired[best].size))
+      best = i;
+  if (best < n_retired) {
+    void *p = retired[best].p;
+    if (mprotect(p, retired[best].size, PROT_READ | PROT_WRITE) == 0) {
+      *map_size = retired[best].size;
+      retired[best] = retired[--n_retired];
+      return p;   /* zero-filled by gorc_rt_retire_module */
+    }
+  }
+  void *p = gorc_rt_map(size);
+  *map_size = p ? size : 0;
+  return p;
+}
+
+void gorc_rt_retire_module(void *p, size_t map_size)
+{
+  /* MADV_DONTNEED on private anonymous memory: the pages go back to the
+     kernel and read as zeros from now on; the range stays mapped.  */
+  madvise(p, map_size, MADV_DONTNEED);
+  if (n_retired < RETIRED_MAX) {
+    retired[n_retired].p = p;
+    retired[n_retired].size = map_size;
+    n_retired++;
+  }
+  /* else: the range stays reserved (zero pages cost no memory) */
+}
+
 void gorc_rt_builder_add(struct gorc_rt_builder *b, uint64_t base, uint64_t pc,
-                         const struct gorc_state *s)
+                         const struct gorc_state *s, uint8_t rbx_kind, int64_t rbx_off)
 {
   if (b->failed)
     return;
   if (pc < base || pc - base > UINT32_MAX
       || s->cfa_off < INT32_MIN || s->cfa_off > INT32_MAX
       || s->bp_off < INT32_MIN || s->bp_off > INT32_MAX
+      || rbx_off < INT32_MIN || rbx_off > INT32_MAX
       || b->count >= (size_t)INT32_MAX) {
     b->failed = 1;
     return;
@@ -62,6 +102,8 @@ void gorc_rt_builder_add(struct gorc_rt_builder *b, uint64_t base, uint64_t pc,
   e->cfa_reg = s->cfa_reg;
   e->bp_kind = s->bp_kind;
   e->bp_reg = s->bp_reg;
+  e->rbx_kind = rbx_kind;
+  e->rbx_off = (int32_t)rbx_off;
 }
 
 void gorc_rt_builder_free(struct gorc_rt_builder *b)

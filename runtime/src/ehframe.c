@@ -7,8 +7,9 @@
    the section is only read, never written, and no address found in it is
    ever dereferenced.
 
-   Only three columns matter to gorc: the CFA, rbp (DWARF 6) and the
-   return address (DWARF 16).  Each row of an FDE becomes a gorc_state:
+   Four columns matter to gorc: the CFA, rbp (DWARF 6), rbx (DWARF 3)
+   and the return address (DWARF 16).  Each row of an FDE becomes a
+   gorc_state plus an rbx rule:
 
      CFA  reg R + off   R 7 -> GORC_CFA_SP, 6 -> GORC_CFA_BP,
                         other 0..15 -> GORC_CFA_REG (cfa_reg R)
@@ -19,6 +20,9 @@
           offset(N)     -> GORC_BP_CFA, bp_off = N * data_align
           expression "DW_OP_bregR k" (R 0..15) -> GORC_BP_REG
           anything else -> GORC_BP_UNDEFINED
+     rbx  same_value or no rule -> GORC_RT_RBX_SAME
+          offset(N)     -> GORC_RT_RBX_CFA, rbx_off = N * data_align
+          anything else -> GORC_RT_RBX_UNKNOWN
      RA   must be offset(N) with N * data_align == -8 (at CFA - 8);
           undefined (glibc's _start, clone, start_thread: the outermost
           frame) -> GORC_CFA_UNDEFINED with cfa_reg 0xff;
@@ -370,7 +374,7 @@ struct reg_rule {
 
 struct eh_row {
   struct cfa_rule cfa;
-  struct reg_rule bp, ra;
+  struct reg_rule bp, bx, ra;
 };
 
 struct eh_interp {
@@ -384,6 +388,8 @@ struct eh_interp {
   int in_cie;
   uint64_t loc, end;
   struct gorc_state last;
+  uint8_t last_rbx_kind;
+  int64_t last_rbx_off;
   int have_last;
 };
 
@@ -396,6 +402,7 @@ static void default_row(struct eh_row *r)
   r->bp.how = REG_SAME;       /* rbp is callee-saved: same_value by default */
   r->bp.reg = 0;
   r->bp.off = 0;
+  r->bx = r->bp;              /* rbx is callee-saved too */
   r->ra.how = REG_OTHER;      /* no rule: not where gorc looks */
   r->ra.reg = 0;
   r->ra.off = 0;
@@ -404,6 +411,21 @@ static void default_row(struct eh_row *r)
 static int fits32(int64_t v)
 {
   return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/* The rbx rule of the current row.  */
+static void row_rbx(const struct eh_interp *it, uint8_t *kind, int64_t *off)
+{
+  const struct reg_rule *bx = &it->row.bx;
+  *off = 0;
+  if (bx->how == REG_SAME) {
+    *kind = GORC_RT_RBX_SAME;
+  } else if (bx->how == REG_OFFSET && fits32(bx->off)) {
+    *kind = GORC_RT_RBX_CFA;
+    *off = bx->off;
+  } else {
+    *kind = GORC_RT_RBX_UNKNOWN;
+  }
 }
 
 static void row_state(const struct eh_interp *it, struct gorc_state *s)
@@ -467,13 +489,19 @@ static void row_state(const struct eh_interp *it, struct gorc_state *s)
 
 static void emit(struct eh_interp *it, uint64_t pc, const struct gorc_state *s)
 {
+  uint8_t rbx_kind;
+  int64_t rbx_off;
+  row_rbx(it, &rbx_kind, &rbx_off);
   if (it->have_last && gorc_state_equal(&it->last, s)
-      && it->last.cfa_reg == s->cfa_reg)
+      && it->last.cfa_reg == s->cfa_reg
+      && it->last_rbx_kind == rbx_kind && it->last_rbx_off == rbx_off)
     return;
   it->last = *s;
+  it->last_rbx_kind = rbx_kind;
+  it->last_rbx_off = rbx_off;
   it->have_last = 1;
   if (it->b)
-    gorc_rt_builder_add(it->b, it->base, pc, s);
+    gorc_rt_builder_add(it->b, it->base, pc, s, rbx_kind, rbx_off);
 }
 
 /* The row at it->loc is complete; the next one starts at NEW_LOC.  */
@@ -514,6 +542,8 @@ static struct reg_rule *column(struct eh_row *r, uint64_t reg)
 {
   if (reg == GORC_DWARF_RBP)
     return &r->bp;
+  if (reg == GORC_DWARF_RBX)
+    return &r->bx;
   if (reg == GORC_DWARF_RA)
     return &r->ra;
   return NULL;
@@ -816,7 +846,7 @@ static int interpret(const struct eh_section *s, const struct eh_cie *cie,
   st.cfa_reg = st.bp_kind = st.bp_reg = 0;
   st.cfa_off = st.bp_off = 0;
   if (b)
-    gorc_rt_builder_add(b, base, pc_end, &st);
+    gorc_rt_builder_add(b, base, pc_end, &st, GORC_RT_RBX_UNKNOWN, 0);
   return EH_OK;
 }
 

@@ -91,7 +91,7 @@ static void decode_records(struct gorc_rt_builder *b, uint64_t base,
     if (gorc_range_open(&r, p, end, (uint64_t)(uintptr_t)p) != GORC_DECODE_OK)
       break;
     while ((rc = gorc_range_next(&r, &e)) == 1)
-      gorc_rt_builder_add(b, base, e.addr, &e.state);
+      gorc_rt_builder_add(b, base, e.addr, &e.state, GORC_RT_RBX_UNKNOWN, 0);
     if (rc < 0) {
       if (!b->failed)
         b->count = mark;
@@ -229,7 +229,8 @@ static void find_eh_frame(const struct scan_module *sm, struct gorc_rt_builder *
 static int same_entry_state(const struct gorc_rt_entry *a, const struct gorc_rt_entry *b)
 {
   return a->cfa_kind == b->cfa_kind && a->cfa_reg == b->cfa_reg && a->cfa_off == b->cfa_off
-         && a->bp_kind == b->bp_kind && a->bp_reg == b->bp_reg && a->bp_off == b->bp_off;
+         && a->bp_kind == b->bp_kind && a->bp_reg == b->bp_reg && a->bp_off == b->bp_off
+         && a->rbx_kind == b->rbx_kind && a->rbx_off == b->rbx_off;
 }
 
 /* Overlay R (records) on E (.eh_frame rows), both sorted with one entry
@@ -242,7 +243,7 @@ static size_t overlay(const struct gorc_rt_entry *r, size_t nr,
 {
   size_t i = 0, j = 0, n = 0;
   const struct gorc_rt_entry *rc = NULL, *ec = NULL;
-  static const struct gorc_rt_entry none = { 0, 0, 0, GORC_CFA_END, 0, 0, 0 };
+  static const struct gorc_rt_entry none = { .cfa_kind = GORC_CFA_END };
   while (i < nr || j < ne) {
     uint32_t x;
     if (i < nr && (j >= ne || r[i].pc_off <= e[j].pc_off))
@@ -263,6 +264,183 @@ static size_t overlay(const struct gorc_rt_entry *r, size_t nr,
     n++;
   }
   return n;
+}
+
+/* The fast word of E, or 0 if no fast word can hold its state.  */
+static uint32_t fast_word(const struct gorc_rt_entry *e)
+{
+  uint32_t w = GORC_RT_W_FAST, j, k;
+  if (e->cfa_kind == GORC_CFA_BP)
+    w |= GORC_RT_W_CFA_BP;
+  else if (e->cfa_kind != GORC_CFA_SP)
+    return 0;
+  if (e->cfa_off < 8 || e->cfa_off > (int32_t)GORC_RT_W_OFF_MASK || (e->cfa_off & 7))
+    return 0;
+  w |= (uint32_t)e->cfa_off;
+  if (e->bp_kind == GORC_BP_SAME)
+    k = 0;
+  else if (e->bp_kind == GORC_BP_CFA && e->bp_off < 0 && !(e->bp_off & 7)
+           && -e->bp_off / 8 <= 255)
+    k = (uint32_t)(-e->bp_off / 8);
+  else
+    return 0;
+  if (e->rbx_kind == GORC_RT_RBX_SAME)
+    j = 0;
+  else if (e->rbx_kind == GORC_RT_RBX_UNKNOWN)
+    j = GORC_RT_W_RBX_LOST;
+  else if (e->rbx_off < 0 && !(e->rbx_off & 7) && -e->rbx_off / 8 < (int32_t)GORC_RT_W_RBX_LOST)
+    j = (uint32_t)(-e->rbx_off / 8);
+  else
+    return 0;
+  return w | j << GORC_RT_W_RBX_SHIFT | k << GORC_RT_W_BP_SHIFT;
+}
+
+static void state_of(const struct gorc_rt_entry *e, struct gorc_rt_state *s)
+{
+  memset(s, 0, sizeof *s);
+  s->cfa_kind = e->cfa_kind;
+  s->cfa_reg = e->cfa_reg;
+  s->cfa_off = e->cfa_off;
+  s->bp_kind = e->bp_kind;
+  s->bp_reg = e->bp_reg;
+  s->bp_off = e->bp_off;
+  s->rbx_kind = e->rbx_kind;
+  s->rbx_off = e->rbx_off;
+}
+
+/* The state table: one copy of each state no fast word holds (a few
+   dozen per module: DRAP rules, rules gorc cannot follow, the outermost
+   frame).  Index 0 is unused so that the word 2*k is never 0.  */
+struct state_set {
+  struct gorc_rt_state *states;   /* capacity: one per entry, plus 1 */
+  uint32_t n;
+  uint32_t *hash;                 /* open addressing: 0 empty, else index */
+  size_t hash_mask;
+};
+
+static uint32_t state_index(struct state_set *ss, const struct gorc_rt_state *s)
+{
+  uint64_t h = 1469598103934665603ull;
+  const unsigned char *b = (const unsigned char *)s;
+  for (size_t i = 0; i < sizeof *s; i++)
+    h = (h ^ b[i]) * 1099511628211ull;
+  for (size_t i = h & ss->hash_mask;; i = (i + 1) & ss->hash_mask) {
+    uint32_t k = ss->hash[i];
+    if (k == 0) {
+      k = ++ss->n;
+      ss->states[k] = *s;
+      ss->hash[i] = k;
+      return k;
+    }
+    if (memcmp(&ss->states[k], s, sizeof *s) == 0)
+      return k;
+  }
+}
+
+static size_t align8(size_t n)
+{
+  return (n + 7) & ~(size_t)7;
+}
+
+/* Lay the module out from the sorted, overlaid entries E[0..N).  */
+static struct gorc_rt_module *lay_out(const struct scan_module *sm,
+                                      const struct gorc_rt_entry *e, size_t n,
+                                      unsigned records_entries, unsigned ehframe_entries)
+{
+  const uint64_t bsize = 1u << GORC_RT_BLOCK_SHIFT;
+  struct state_set ss = { 0 };
+  size_t hash_size = 16;
+  while (hash_size < 2 * (n + 1))
+    hash_size *= 2;
+  ss.hash_mask = hash_size - 1;
+  ss.hash = gorc_rt_map(hash_size * sizeof *ss.hash);
+  ss.states = gorc_rt_map((n + 1) * sizeof *ss.states);
+  uint32_t *words = gorc_rt_map((n + 1) * sizeof *words);
+  struct gorc_rt_module *m = NULL;
+  if (!ss.hash || !ss.states || !words)
+    goto out;
+
+  /* Each entry's word; states for the ones a fast word cannot hold.  */
+  for (size_t i = 0; i < n; i++) {
+    struct gorc_rt_state st;
+    words[i] = 0;
+    if (e[i].cfa_kind == GORC_CFA_END)
+      continue;
+    words[i] = fast_word(&e[i]);
+    if (!words[i]) {
+      state_of(&e[i], &st);
+      words[i] = state_index(&ss, &st) << 1;
+    }
+  }
+
+  uint64_t lo = n ? e[0].pc_off & ~(bsize - 1) : 0;
+  uint64_t nblocks = n ? ((uint64_t)e[n - 1].pc_off - lo + bsize - 1) >> GORC_RT_BLOCK_SHIFT : 0;
+  size_t nentries = n + 2;
+  size_t blocks_off = align8(sizeof *m);
+  size_t entries_off = align8(blocks_off + nblocks * 4);
+  size_t states_off = align8(entries_off + nentries * sizeof(struct gorc_rt_pc_entry));
+  size_t size = states_off + (ss.n + 1) * sizeof(struct gorc_rt_state);
+  size_t map_size;
+  uint8_t *mem = gorc_rt_map_module(size, &map_size);
+  if (!mem)
+    goto out;
+  m = (struct gorc_rt_module *)mem;
+  uint32_t *blocks = (uint32_t *)(mem + blocks_off);
+  struct gorc_rt_pc_entry *ent = (struct gorc_rt_pc_entry *)(mem + entries_off);
+  struct gorc_rt_state *states = (struct gorc_rt_state *)(mem + states_off);
+
+  /* entries[0] is the dummy, entries[n + 1] the sentinel.  */
+  ent[0].pc_off = 0;
+  ent[0].word = 0;
+  for (size_t i = 0; i < n; i++) {
+    ent[i + 1].pc_off = e[i].pc_off;
+    ent[i + 1].word = words[i];
+  }
+  ent[n + 1].pc_off = UINT32_MAX;
+  ent[n + 1].word = 0;
+  memcpy(states, ss.states, (ss.n + 1) * sizeof *states);
+
+  /* Blocks: i walks the entries; entry i is in effect at the block start.  */
+  size_t i = 0;
+  for (uint64_t bl = 0; bl < nblocks; bl++) {
+    uint64_t start = lo + (bl << GORC_RT_BLOCK_SHIFT);
+    while (i + 1 <= n && ent[i + 1].pc_off <= start)
+      i++;
+    int uniform = ent[i + 1].pc_off >= start + bsize;
+    if (uniform && (ent[i].word & GORC_RT_W_FAST))
+      blocks[bl] = ent[i].word;
+    else if (uniform && ent[i].word == 0)
+      blocks[bl] = 0;
+    else
+      blocks[bl] = (uint32_t)(i + 1) << 1;   /* scan from entry i */
+  }
+
+  m->base = sm->base;
+  m->lo = sm->base + lo;
+  m->span = nblocks << GORC_RT_BLOCK_SHIFT;
+  m->blocks_off = (uint32_t)blocks_off;
+  m->entries_off = (uint32_t)entries_off;
+  m->states_off = (uint32_t)states_off;
+  m->nentries = (uint32_t)nentries;
+  m->nstates = ss.n + 1;
+  m->map_size = map_size;
+  m->phdr = sm->phdr;
+  m->records_entries = records_entries;
+  m->ehframe_entries = ehframe_entries;
+  for (unsigned p = 0; p < sm->phnum && m->nexec < GORC_RT_MAX_EXEC; p++) {
+    const ElfW(Phdr) *ph = &sm->phdr[p];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && (ph->p_flags & PF_R)) {
+      m->exec_lo[m->nexec] = sm->base + ph->p_vaddr;
+      m->exec_hi[m->nexec] = sm->base + ph->p_vaddr + ph->p_memsz;
+      m->nexec++;
+    }
+  }
+  mprotect(mem, map_size, PROT_READ);
+out:
+  gorc_rt_unmap(ss.hash, hash_size * sizeof *ss.hash);
+  gorc_rt_unmap(ss.states, (n + 1) * sizeof *ss.states);
+  gorc_rt_unmap(words, (n + 1) * sizeof *words);
+  return m;
 }
 
 static struct gorc_rt_module *build_module(const struct scan_module *sm)
@@ -289,64 +467,13 @@ static struct gorc_rt_module *build_module(const struct scan_module *sm)
     nr = 0;
   if (eb.failed)
     ne = 0;
-  uint32_t lo = UINT32_MAX, hi = 0;
-  if (nr) {
-    lo = rb.entries[0].pc_off;
-    hi = rb.entries[nr - 1].pc_off;
-  }
-  if (ne) {
-    if (eb.entries[0].pc_off < lo)
-      lo = eb.entries[0].pc_off;
-    if (eb.entries[ne - 1].pc_off > hi)
-      hi = eb.entries[ne - 1].pc_off;
-  }
-  if (nr + ne == 0)
-    lo = hi = 0;
-  uint32_t lo_block = lo & ~(uint32_t)((1u << GORC_RT_BLOCK_SHIFT) - 1);
-  size_t nblocks = ((size_t)(hi - lo_block) >> GORC_RT_BLOCK_SHIFT) + 1;
-  size_t ecap = nr + ne;
-  size_t size = sizeof *m + ecap * sizeof(struct gorc_rt_entry) + nblocks * sizeof(uint32_t);
-  uint8_t *mem = gorc_rt_map(size);
-  if (!mem)
+  size_t cap = nr + ne;
+  struct gorc_rt_entry *all = cap ? gorc_rt_map(cap * sizeof *all) : NULL;
+  if (cap && !all)
     goto out;
-  m = (struct gorc_rt_module *)mem;
-  struct gorc_rt_entry *ent = (struct gorc_rt_entry *)(mem + sizeof *m);
-  uint32_t *index = (uint32_t *)(ent + ecap);
-  size_t n = overlay(rb.entries, nr, eb.entries, ne, ent);
-
-  m->base = sm->base;
-  m->entries = ent;
-  m->count = n;
-  m->last = n ? &ent[n - 1] : ent;
-  m->index = index;
-  m->map_size = size;
-  m->phdr = sm->phdr;
-  m->records_entries = (unsigned)nr;
-  m->ehframe_entries = (unsigned)ne;
-  if (n) {
-    m->lo = sm->base + ent[0].pc_off;
-    m->hi = sm->base + ent[n - 1].pc_off;
-    lo_block = ent[0].pc_off & ~(uint32_t)((1u << GORC_RT_BLOCK_SHIFT) - 1);
-    nblocks = ((size_t)(ent[n - 1].pc_off - lo_block) >> GORC_RT_BLOCK_SHIFT) + 1;
-    m->lo_block = sm->base + lo_block;
-    size_t k = 0;
-    for (size_t bl = 0; bl < nblocks; bl++) {
-      uint64_t start = (uint64_t)lo_block + ((uint64_t)bl << GORC_RT_BLOCK_SHIFT);
-      while (k + 1 < n && ent[k + 1].pc_off <= start)
-        k++;
-      index[bl] = (uint32_t)k;
-    }
-    m->nblocks = nblocks;
-  }
-  for (unsigned i = 0; i < sm->phnum && m->nexec < GORC_RT_MAX_EXEC; i++) {
-    const ElfW(Phdr) *p = &sm->phdr[i];
-    if (p->p_type == PT_LOAD && (p->p_flags & PF_X) && (p->p_flags & PF_R)) {
-      m->exec_lo[m->nexec] = sm->base + p->p_vaddr;
-      m->exec_hi[m->nexec] = sm->base + p->p_vaddr + p->p_memsz;
-      m->nexec++;
-    }
-  }
-  mprotect(mem, (size + 4095) & ~(size_t)4095, PROT_READ);
+  size_t n = overlay(rb.entries, nr, eb.entries, ne, all);
+  m = lay_out(sm, all, n, (unsigned)nr, (unsigned)ne);
+  gorc_rt_unmap(all, cap * sizeof *all);
 out:
   gorc_rt_builder_free(&rb);
   gorc_rt_builder_free(&eb);
@@ -401,7 +528,7 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
     atomic_store_explicit(&gorc_rt_slots[n], m, memory_order_release);
     atomic_store_explicit(&gorc_rt_n_slots, n + 1, memory_order_release);
   } else {
-    gorc_rt_unmap(m, m->map_size);   /* registry full: not published */
+    gorc_rt_retire_module(m, m->map_size);   /* registry full: not published */
   }
   return 0;
 }
@@ -431,9 +558,15 @@ static void rescan_locked(void)
   dl_iterate_phdr(scan_cb, &st);
   if (!st.unchanged) {
     unsigned n = atomic_load_explicit(&gorc_rt_n_slots, memory_order_relaxed);
-    for (unsigned i = 0; i < n; i++)
-      if (!st.seen[i])
-        atomic_store_explicit(&gorc_rt_slots[i], NULL, memory_order_release);
+    for (unsigned i = 0; i < n; i++) {
+      struct gorc_rt_module *m = atomic_load_explicit(&gorc_rt_slots[i], memory_order_relaxed);
+      if (st.seen[i] || !m)
+        continue;
+      /* Unpublish, then give the memory back.  A walk that found the
+         module just before reads zeros from now on (the mapping stays).  */
+      atomic_store_explicit(&gorc_rt_slots[i], NULL, memory_order_release);
+      gorc_rt_retire_module(m, m->map_size);
+    }
   }
   atomic_store_explicit(&initialized, 1, memory_order_release);
   pthread_mutex_unlock(&scan_lock);
@@ -485,6 +618,57 @@ __attribute__((constructor)) static void gorc_rt_constructor(void)
 }
 
 /* ---- the unwind path: lock-free reads only ---- */
+
+/* The slot of the module found last, tried first (a hint only: any
+   value is safe).  */
+static _Atomic unsigned last_slot;
+
+static int view_of_slot(struct gorc_rt_view *v, unsigned s, uint64_t pc)
+{
+  const struct gorc_rt_module *m = atomic_load_explicit(&gorc_rt_slots[s], memory_order_acquire);
+  if (!m || pc - GORC_RT_LOAD(m->lo) >= GORC_RT_LOAD(m->span))
+    return -1;
+  return gorc_rt_view_load(v, m) == 0 && pc - v->lo < v->span ? 0 : -1;
+}
+
+int gorc_rt_find_view(struct gorc_rt_view *v, uint64_t pc)
+{
+  unsigned n = atomic_load_explicit(&gorc_rt_n_slots, memory_order_acquire);
+  unsigned hint = atomic_load_explicit(&last_slot, memory_order_relaxed);
+  if (hint < n && view_of_slot(v, hint, pc) == 0)
+    return 0;
+  for (unsigned s = 0; s < n; s++) {
+    if (view_of_slot(v, s, pc) == 0) {
+      atomic_store_explicit(&last_slot, s, memory_order_relaxed);
+      return 0;
+    }
+  }
+  v->m = NULL;
+  v->span = 0;
+  v->lo = 0;
+  return -1;
+}
+
+int gorc_rt_decode_word(const struct gorc_rt_view *v, uint32_t w, struct gorc_rt_state *s)
+{
+  if (w & GORC_RT_W_FAST) {
+    uint32_t j = (w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT, k = w >> GORC_RT_W_BP_SHIFT;
+    memset(s, 0, sizeof *s);
+    s->cfa_kind = (w & GORC_RT_W_CFA_BP) ? GORC_CFA_BP : GORC_CFA_SP;
+    s->cfa_off = (int32_t)(w & GORC_RT_W_OFF_MASK);
+    s->bp_kind = k ? GORC_BP_CFA : GORC_BP_SAME;
+    s->bp_off = -8 * (int32_t)k;
+    s->rbx_kind = j == 0 ? GORC_RT_RBX_SAME
+                  : j == GORC_RT_W_RBX_LOST ? GORC_RT_RBX_UNKNOWN : GORC_RT_RBX_CFA;
+    s->rbx_off = s->rbx_kind == GORC_RT_RBX_CFA ? -8 * (int32_t)j : 0;
+    return 0;
+  }
+  uint32_t k = w >> 1;
+  if (k == 0 || k >= v->nstates)
+    return -1;
+  *s = v->states[k];
+  return 0;
+}
 
 int gorc_rt_module_has_text(const struct gorc_rt_module *m, uint64_t addr, size_t len)
 {

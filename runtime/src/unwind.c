@@ -1,6 +1,14 @@
-/* libgorc: one unwind step.  Async-signal-safe: no allocation, no lock;
-   every stack read is checked against the thread's stack bounds (and the
-   alternate signal stack), 8-byte aligned.  */
+/* libgorc: the unwind step and the backtrace walk.  Async-signal-safe: no
+   allocation, no lock; every stack read is checked against the thread's
+   stack bounds (and the alternate signal stack), 8-byte aligned.
+
+   Two paths share one set of rules:
+   - gorc_rt_cursor_step, the general step: any state (DRAP rules, rbx,
+     signal frames, the outermost frame), one frame at a time;
+   - gorc_rt_walk's inner loop, for frames whose state is a fast word
+     (CFA on rsp/rbp, rbp and rbx unchanged or saved below the CFA): the
+     registers stay in locals and a lookup is mostly one load.  Whatever
+     the inner loop cannot decide exactly it leaves to the general step.  */
 
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -16,8 +24,10 @@
 
 /* struct gorc_cursor priv[] layout.  */
 enum {
-  P_FLAGS, P_UC, P_LO, P_HI, P_ALO, P_AHI, P_FRAMES, P_MODULE_HINT
+  P_FLAGS, P_UC, P_LO, P_HI, P_ALO, P_AHI, P_FRAMES, P_RBX
 };
+_Static_assert(P_RBX < sizeof ((struct gorc_cursor *)0)->priv / sizeof(unsigned long),
+               "struct gorc_cursor priv[] too small");
 enum {
   F_REGS = 1,       /* P_UC holds this frame's registers (interrupted frame) */
   F_NOADJ = 2,      /* look up ip itself, not ip - 1 */
@@ -25,7 +35,8 @@ enum {
   F_ALTJUMP = 8,    /* the one jump between the altstack and the thread stack was used */
   F_UC_TRUSTED = 16,/* P_UC is the caller's ucontext: read it directly */
   F_END = 32,       /* the outermost frame was reached */
-  F_LO_SOFT = 64    /* thread stack low bound not known yet (non-main thread on the altstack) */
+  F_LO_SOFT = 64,   /* thread stack low bound not known yet (non-main thread on the altstack) */
+  F_RBX_KNOWN = 128 /* P_RBX holds this frame's rbx */
 };
 
 #define GORC_MAX_FRAMES 4096
@@ -39,6 +50,10 @@ static const unsigned char dwarf_to_greg[16] = {
   REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
   REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15
 };
+
+/* Asked for by a walk that met an address in no known module; the next
+   gorc_backtrace from a safe context rescans (api.c).  */
+_Atomic int gorc_rt_rescan_wanted;
 
 static int in_range(uint64_t a, uint64_t lo, uint64_t hi)
 {
@@ -69,15 +84,21 @@ static int rd_greg(const struct gorc_cursor *c, unsigned greg, uint64_t *out)
 /* The value of DWARF register R in the current frame.  */
 static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
 {
+  uint64_t flags = c->priv[P_FLAGS];
   if (r == GORC_DWARF_RSP) {
     *out = c->sp;
     return 0;
   }
-  if (r == GORC_DWARF_RBP && !(c->priv[P_FLAGS] & F_BP_UNKNOWN)) {
+  if (r == GORC_DWARF_RBP && !(flags & F_BP_UNKNOWN)) {
     *out = c->bp;
     return 0;
   }
-  if (r > GORC_DWARF_MAX_GPR || !(c->priv[P_FLAGS] & F_REGS))
+  if (r == GORC_DWARF_RBX && (flags & F_RBX_KNOWN)) {
+    *out = c->priv[P_RBX];
+    return 0;
+  }
+  if (r > GORC_DWARF_MAX_GPR || r == GORC_DWARF_RBP || r == GORC_DWARF_RBX
+      || !(flags & F_REGS))
     return -1;
   return rd_greg(c, dwarf_to_greg[r], out);
 }
@@ -110,10 +131,24 @@ static int is_restore_rt(uint64_t ip)
 
 static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
 {
-  int on_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
   int is_main = gorc_rt_main_self_known ? (unsigned long)pthread_self() == gorc_rt_main_self
                                         : syscall(SYS_gettid) == getpid();
-  if (is_main && gorc_rt_main_hi && (on_alt || (sp >= gorc_rt_main_lo && sp < gorc_rt_main_hi))) {
+  /* On the main thread's own stack no older frame is on the altstack
+     (a handler runs on the altstack only above the frames it
+     interrupted), so the altstack need not be asked for: no system call
+     in the common case.  */
+  if (is_main && gorc_rt_main_hi && sp >= gorc_rt_main_lo && sp < gorc_rt_main_hi) {
+    c->priv[P_LO] = gorc_rt_main_lo;
+    c->priv[P_HI] = gorc_rt_main_hi;
+    return;
+  }
+  stack_t ss;
+  if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && (ss.ss_flags & SS_ONSTACK)) {
+    c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
+    c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
+  }
+  int on_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
+  if (is_main && gorc_rt_main_hi && on_alt) {
     c->priv[P_LO] = gorc_rt_main_lo;
     c->priv[P_HI] = gorc_rt_main_hi;
     return;
@@ -140,18 +175,18 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
 int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64_t bp,
                          const void *uc)
 {
-  stack_t ss;
   memset(c->priv, 0, sizeof c->priv);
   c->ip = ip;
   c->sp = sp;
   c->bp = bp;
-  if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && (ss.ss_flags & SS_ONSTACK)) {
-    c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
-    c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
-  }
+  /* rbx is followed from an interrupted context only: that is where a
+     walk can meet glibc's resolver (a call from normal code into libgorc
+     does not come through it).  */
   if (uc) {
+    const ucontext_t *u = uc;
     c->priv[P_UC] = (uint64_t)(uintptr_t)uc;
-    c->priv[P_FLAGS] |= F_REGS | F_NOADJ | F_UC_TRUSTED;
+    c->priv[P_RBX] = (uint64_t)u->uc_mcontext.gregs[REG_RBX];
+    c->priv[P_FLAGS] = F_REGS | F_NOADJ | F_UC_TRUSTED | F_RBX_KNOWN;
   }
   set_thread_bounds(c, sp);
   return 0;
@@ -159,11 +194,12 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
 
 static int signal_frame(struct gorc_cursor *c)
 {
-  uint64_t uc = c->sp, ip, sp, bp;
+  uint64_t uc = c->sp, ip, sp, bp, rbx;
   struct gorc_cursor t = *c;
   t.priv[P_UC] = uc;
   t.priv[P_FLAGS] &= ~(uint64_t)F_UC_TRUSTED;
-  if (rd_greg(&t, REG_RIP, &ip) || rd_greg(&t, REG_RSP, &sp) || rd_greg(&t, REG_RBP, &bp))
+  if (rd_greg(&t, REG_RIP, &ip) || rd_greg(&t, REG_RSP, &sp) || rd_greg(&t, REG_RBP, &bp)
+      || rd_greg(&t, REG_RBX, &rbx))
     return -GORC_EBADFRAME;
   int from_alt = in_range(c->sp, c->priv[P_ALO], c->priv[P_AHI]);
   int to_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
@@ -189,54 +225,59 @@ static int signal_frame(struct gorc_cursor *c)
   c->sp = sp;
   c->bp = bp;
   c->priv[P_UC] = uc;
-  c->priv[P_FLAGS] = (c->priv[P_FLAGS] & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN)) | F_REGS | F_NOADJ;
+  c->priv[P_RBX] = rbx;
+  c->priv[P_FLAGS] = (c->priv[P_FLAGS] & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN))
+                     | F_REGS | F_NOADJ | F_RBX_KNOWN;
   c->priv[P_FRAMES]++;
   return 1;
 }
 
-int gorc_rt_cursor_step(struct gorc_cursor *c)
+__attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
 {
   uint64_t flags = c->priv[P_FLAGS];
-  uint64_t cfa, ra, bp = c->bp, v;
+  uint64_t cfa, ra, bp = c->bp, rbx = c->priv[P_RBX], v;
+  struct gorc_rt_view view;
+  struct gorc_rt_state st;
 
   if (flags & F_END)
     return 0;
   if (c->priv[P_FRAMES] >= GORC_MAX_FRAMES)
     return -GORC_EDIRECTION;
-  const struct gorc_rt_module *mod;
-  unsigned hint = (unsigned)c->priv[P_MODULE_HINT];
-  const struct gorc_rt_entry *e = gorc_rt_lookup((flags & F_NOADJ) ? c->ip : c->ip - 1, &mod, &hint);
-  c->priv[P_MODULE_HINT] = hint;
+  uint64_t pc = (flags & F_NOADJ) ? c->ip : c->ip - 1;
+  int have_module = gorc_rt_find_view(&view, pc) == 0;
+  int found = have_module && gorc_rt_decode_word(&view, gorc_rt_view_word(&view, pc), &st) == 0;
+  if (!have_module)
+    atomic_store_explicit(&gorc_rt_rescan_wanted, 1, memory_order_relaxed);
   /* A signal frame: the return address is glibc's __restore_rt.  Its
      .eh_frame rule is an expression (UNDEFINED here), and code without
      any rule has no entry, so only then are its bytes compared (and only
      inside the module's code).  */
-  if ((!e || (e->cfa_kind == GORC_CFA_UNDEFINED && e->cfa_reg != GORC_RT_OUTERMOST_REG))
-      && mod && gorc_rt_module_has_text(mod, c->ip, sizeof restore_rt)
+  if ((!found || (st.cfa_kind == GORC_CFA_UNDEFINED && st.cfa_reg != GORC_RT_OUTERMOST_REG))
+      && have_module && gorc_rt_module_has_text(view.m, c->ip, sizeof restore_rt)
       && is_restore_rt(c->ip))
     return signal_frame(c);
-  if (!e)
+  if (!found)
     return -GORC_ENORECORD;
-  switch (e->cfa_kind) {
+  switch (st.cfa_kind) {
   case GORC_CFA_SP:
-    cfa = c->sp + (int64_t)e->cfa_off;
+    cfa = c->sp + (int64_t)st.cfa_off;
     break;
   case GORC_CFA_BP:
     if (flags & F_BP_UNKNOWN)
       return -GORC_EBADFRAME;
-    cfa = c->bp + (int64_t)e->cfa_off;
+    cfa = c->bp + (int64_t)st.cfa_off;
     break;
   case GORC_CFA_REG:
-    if (reg_value(c, e->cfa_reg, &v))
+    if (reg_value(c, st.cfa_reg, &v))
       return -GORC_EBADFRAME;
-    cfa = v + (int64_t)e->cfa_off;
+    cfa = v + (int64_t)st.cfa_off;
     break;
   case GORC_CFA_DEREF:
-    if (reg_value(c, e->cfa_reg, &v) || rd(c, v + (int64_t)e->cfa_off, &cfa))
+    if (reg_value(c, st.cfa_reg, &v) || rd(c, v + (int64_t)st.cfa_off, &cfa))
       return -GORC_EBADFRAME;
     break;
   case GORC_CFA_UNDEFINED:
-    if (e->cfa_reg == GORC_RT_OUTERMOST_REG) {
+    if (st.cfa_reg == GORC_RT_OUTERMOST_REG) {
       c->priv[P_FLAGS] |= F_END;
       return 0;
     }
@@ -249,16 +290,16 @@ int gorc_rt_cursor_step(struct gorc_cursor *c)
   if (rd(c, cfa - 8, &ra))
     return -GORC_EBADFRAME;
   int bp_unknown = (flags & F_BP_UNKNOWN) != 0;
-  switch (e->bp_kind) {
+  switch (st.bp_kind) {
   case GORC_BP_SAME:
     break;
   case GORC_BP_CFA:
-    if (rd(c, cfa + (int64_t)e->bp_off, &bp))
+    if (rd(c, cfa + (int64_t)st.bp_off, &bp))
       return -GORC_EBADFRAME;
     bp_unknown = 0;
     break;
   case GORC_BP_REG:
-    if (reg_value(c, e->bp_reg, &v) || rd(c, v + (int64_t)e->bp_off, &bp))
+    if (reg_value(c, st.bp_reg, &v) || rd(c, v + (int64_t)st.bp_off, &bp))
       return -GORC_EBADFRAME;
     bp_unknown = 0;
     break;
@@ -267,6 +308,14 @@ int gorc_rt_cursor_step(struct gorc_cursor *c)
     bp = 0;
     break;
   }
+  /* rbx: unchanged, restored from its slot, or lost (gorc records do not
+     describe it).  Only a CFA rule of glibc's resolver needs it.  */
+  int rbx_known = (flags & F_RBX_KNOWN) != 0;
+  if (st.rbx_kind == GORC_RT_RBX_CFA) {
+    rbx_known = rd(c, cfa + (int64_t)st.rbx_off, &rbx) == 0;
+  } else if (st.rbx_kind != GORC_RT_RBX_SAME) {
+    rbx_known = 0;
+  }
   if (ra == 0) {
     c->priv[P_FLAGS] |= F_END;
     return 0;
@@ -274,88 +323,124 @@ int gorc_rt_cursor_step(struct gorc_cursor *c)
   c->ip = ra;
   c->sp = cfa;
   c->bp = bp;
-  flags &= ~(uint64_t)(F_REGS | F_NOADJ | F_UC_TRUSTED | F_BP_UNKNOWN);
+  c->priv[P_RBX] = rbx_known ? rbx : 0;
+  flags &= ~(uint64_t)(F_REGS | F_NOADJ | F_UC_TRUSTED | F_BP_UNKNOWN | F_RBX_KNOWN);
   if (bp_unknown)
     flags |= F_BP_UNKNOWN;
+  if (rbx_known)
+    flags |= F_RBX_KNOWN;
   c->priv[P_FLAGS] = flags;
   c->priv[P_FRAMES]++;
   return 1;
 }
 
-/* The walk of gorc_backtrace*: the common frame (CFA on rsp or rbp, rbp
-   same or saved at CFA+k, every read inside the thread stack) is stepped
-   here with the registers in locals; anything else (signal frames, DRAP
-   rules, the altstack, errors, the outermost frame) goes through
+/* The walk of gorc_backtrace*: frames whose state is a fast word are
+   stepped in the inner loop with the registers in locals; anything else
+   (signal frames, DRAP rules, a lost rbp, rbx to restore, errors, the
+   outermost frame, the first frame of a signal context) goes through
    gorc_rt_cursor_step, which decides it exactly as for one frame.
    Returns the step's last result (1: stopped at MAX) and stores the
    number of addresses in *COUNT.  */
 int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
-  uint64_t ip = c->ip, sp = c->sp, bp = c->bp;
-  const uint64_t lo = c->priv[P_LO], hi = c->priv[P_HI];
-  unsigned hint = (unsigned)c->priv[P_MODULE_HINT];
-  const struct gorc_rt_module *mod = NULL;
-  uint64_t frames = c->priv[P_FRAMES];
+  struct gorc_rt_view view;
+  /* The module of the previous frame, in locals (most callers are in
+     the module of their callee).  */
+  uint64_t mod_lo = 0, mod_span = 0;
+  const uint32_t *mod_blocks = NULL;
+  /* Recursion: the last return address whose state was an rsp-based fast
+     word, and that word's CFA offset and rbp slot.  */
+  uint64_t memo_ip = 0, memo_off = 0, memo_k = 0;
   int n = 0, rc = 1;
 
   if (max <= 0) {
     *count = 0;
     return 1;
   }
-  ips[n++] = (void *)(uintptr_t)ip;
-  uint64_t flags = c->priv[P_FLAGS];
+  ips[n++] = (void *)(uintptr_t)c->ip;
   while (n < max) {
-    if (!(flags & slow) && frames < GORC_MAX_FRAMES) {
-      /* Callers are mostly in the module of the previous frame.  Its
-         entries are never unmapped, so keeping the pointer for the rest
-         of this walk is safe even if it is unpublished meanwhile.  */
-      const struct gorc_rt_entry *e;
-      if (mod && ip - 1 >= mod->lo && ip - 1 < mod->hi)
-        e = gorc_rt_module_lookup(mod, ip - 1);
-      else
-        e = gorc_rt_lookup(ip - 1, &mod, &hint);
-      if (e && e->cfa_kind <= GORC_CFA_BP && e->cfa_kind != GORC_CFA_END
-          && e->bp_kind <= GORC_BP_CFA) {
-        uint64_t cfa = (e->cfa_kind == GORC_CFA_SP ? sp : bp) + (int64_t)e->cfa_off;
-        uint64_t bp_at = cfa + (int64_t)e->bp_off;
-        if (cfa > sp && !(cfa & 7) && cfa - 8 >= lo && cfa <= hi
-            && (e->bp_kind == GORC_BP_SAME || (!(bp_at & 7) && bp_at >= lo && bp_at + 8 <= hi))) {
-          uint64_t ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
-          if (ra != 0) {
-            if (e->bp_kind == GORC_BP_CFA)
-              bp = *(const volatile uint64_t *)(uintptr_t)bp_at;
-            ip = ra;
-            sp = cfa;
-            frames++;
-            ips[n++] = (void *)(uintptr_t)ip;
-            continue;
+    uint64_t flags = c->priv[P_FLAGS];
+    if (!(flags & slow) && !(c->sp & 7)) {
+      uint64_t ip = c->ip, sp = c->sp, bp = c->bp, lo, hi;
+      /* The stack the inner loop reads: the one sp is on.  */
+      if (in_range(sp, c->priv[P_LO], c->priv[P_HI])) {
+        lo = c->priv[P_LO];
+        hi = c->priv[P_HI];
+      } else {
+        lo = c->priv[P_ALO];
+        hi = c->priv[P_AHI];
+      }
+      /* While rbx is known, a frame that saves or loses it is left to the
+         general step, which restores it.  */
+      const uint32_t need = (flags & F_RBX_KNOWN) ? GORC_RT_W_FAST | GORC_RT_W_RBX_MASK
+                                                   : GORC_RT_W_FAST;
+      void **out = ips + n, **const end = ips + max;
+      /* Invariants: sp is 8-byte aligned and inside [lo, hi).  */
+      while (out < end) {
+        uint64_t cfa, k;
+        if (ip == memo_ip) {
+          cfa = sp + memo_off;
+          k = memo_k;
+        } else {
+          uint64_t pc = ip - 1;
+          if (pc - mod_lo >= mod_span) {
+            if (gorc_rt_find_view(&view, pc) != 0)
+              break;
+            mod_lo = view.lo;
+            mod_span = view.span;
+            mod_blocks = view.blocks;
+          }
+          uint32_t w = mod_blocks[(pc - mod_lo) >> GORC_RT_BLOCK_SHIFT];
+          if (!(w & GORC_RT_W_FAST))
+            w = gorc_rt_view_word(&view, pc);
+          if ((w & need) != GORC_RT_W_FAST)
+            break;
+          k = w >> GORC_RT_W_BP_SHIFT;
+          if (w & GORC_RT_W_CFA_BP) {
+            cfa = bp + (w & GORC_RT_W_OFF_MASK);
+            if (cfa <= sp || (cfa & 7))
+              break;
+          } else {
+            /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
+            cfa = sp + (w & GORC_RT_W_OFF_MASK);
+            memo_ip = ip;
+            memo_off = w & GORC_RT_W_OFF_MASK;
+            memo_k = k;
           }
         }
+        if (cfa > hi)
+          break;
+        uint64_t ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
+        if (ra == 0)
+          break;                /* the outermost frame: the general step says so */
+        if (k) {
+          uint64_t slot = cfa - 8 * k;
+          if (slot < lo)
+            break;
+          bp = *(const volatile uint64_t *)(uintptr_t)slot;
+        }
+        ip = ra;
+        sp = cfa;
+        *out++ = (void *)(uintptr_t)ra;
       }
+      int stepped = (int)(out - (ips + n));
+      c->ip = ip;
+      c->sp = sp;
+      c->bp = bp;
+      c->priv[P_FRAMES] += (unsigned)stepped;
+      if (stepped && !(flags & F_RBX_KNOWN))
+        c->priv[P_RBX] = 0;
+      n += stepped;
+      if (n >= max)
+        break;
     }
-    /* The general step, on the cursor brought up to date.  */
-    c->ip = ip;
-    c->sp = sp;
-    c->bp = bp;
-    c->priv[P_FRAMES] = frames;
-    c->priv[P_MODULE_HINT] = hint;
     rc = gorc_rt_cursor_step(c);
     if (rc <= 0)
       break;
-    ip = c->ip;
-    sp = c->sp;
-    bp = c->bp;
-    flags = c->priv[P_FLAGS];
-    frames = c->priv[P_FRAMES];
-    hint = (unsigned)c->priv[P_MODULE_HINT];
-    ips[n++] = (void *)(uintptr_t)ip;
+    ips[n++] = (void *)(uintptr_t)c->ip;
+    memo_ip = 0;   /* the memo holds for this run of the inner loop only */
   }
-  c->ip = ip;
-  c->sp = sp;
-  c->bp = bp;
-  c->priv[P_FRAMES] = frames;
-  c->priv[P_MODULE_HINT] = hint;
   *count = n;
   return rc;
 }
