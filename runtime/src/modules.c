@@ -284,6 +284,10 @@ static uint32_t fast_word(const struct gorc_rt_entry *e)
     k = (uint32_t)(-e->bp_off / 8);
   else
     return 0;
+  /* With the CFA on rsp, the walk reads the rbp slot unchecked: it must
+     be at or above rsp - 128 (the red zone), i.e. 8k <= off + 128.  */
+  if (e->cfa_kind == GORC_CFA_SP && 8 * (int64_t)k > (int64_t)e->cfa_off + 128)
+    return 0;
   if (e->rbx_kind == GORC_RT_RBX_SAME)
     j = 0;
   else if (e->rbx_kind == GORC_RT_RBX_UNKNOWN)

@@ -334,10 +334,90 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   return 1;
 }
 
-/* The walk of gorc_backtrace*: frames whose state is a fast word are
-   stepped in the inner loop with the registers in locals; anything else
-   (signal frames, DRAP rules, a lost rbp, rbx to restore, errors, the
-   outermost frame, the first frame of a signal context) goes through
+/* The inner loop of gorc_rt_walk: steps frames whose state is a fast
+   word, with the registers in locals, and stops (leaving the registers
+   of the frame it stopped at in *IP, *SP, *BP) at anything else.  Stores
+   the return addresses at OUT up to END; returns the new OUT.
+
+   RBX_KNOWN is a constant at each call, so the loop is compiled twice:
+   while rbx is known, a frame that saves or loses it is left to the
+   general step, which restores it.
+
+   Stack bounds: the caller guarantees that sp is 8-byte aligned and that
+   [sp - REDZONE, hi) is inside the stack sp is on.  A CFA is at most hi,
+   so the return address slot is inside; sp only grows, so a slot at or
+   above sp - REDZONE is inside too.  For rsp-based words the rbp slot is
+   (cfa - 8k) >= sp - REDZONE by construction of the word (modules.c);
+   for rbp-based ones it is checked here.  */
+struct walk_regs {
+  uint64_t ip, sp, bp;
+};
+
+struct walk_memo {
+  uint64_t ip;     /* a return address whose state is an rsp-based fast word */
+  uint32_t word;   /* that word */
+};
+
+static inline __attribute__((always_inline)) void **
+fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
+            struct gorc_rt_view *view, struct walk_memo *memo, const int rbx_known)
+{
+  const uint32_t need = rbx_known ? GORC_RT_W_FAST | GORC_RT_W_RBX_MASK : GORC_RT_W_FAST;
+  uint64_t ip = r->ip, sp = r->sp, bp = r->bp;
+  uint64_t memo_ip = memo->ip;
+  uint32_t memo_w = memo->word;
+
+  while (out < end) {
+    uint32_t w;
+    uint64_t cfa;
+    if (ip == memo_ip) {
+      /* Recursion: the same return address has the same state.  */
+      w = memo_w;
+      cfa = sp + (w & GORC_RT_W_OFF_MASK);
+    } else {
+      uint64_t pc = ip - 1;
+      if (pc - view->lo >= view->span && gorc_rt_find_view(view, pc) != 0)
+        break;
+      w = view->blocks[(pc - view->lo) >> GORC_RT_BLOCK_SHIFT];
+      if (!(w & GORC_RT_W_FAST))
+        w = gorc_rt_view_word(view, pc);
+      if ((w & need) != GORC_RT_W_FAST)
+        break;
+      if (w & GORC_RT_W_CFA_BP) {
+        cfa = bp + (w & GORC_RT_W_OFF_MASK);
+        uint64_t k = w >> GORC_RT_W_BP_SHIFT;
+        if (cfa <= sp || (cfa & 7) || (k && cfa - 8 * k < sp - REDZONE))
+          break;
+      } else {
+        /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
+        cfa = sp + (w & GORC_RT_W_OFF_MASK);
+        memo_ip = ip;
+        memo_w = w;
+      }
+    }
+    if (cfa > hi)
+      break;
+    uint64_t ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
+    if (ra == 0)
+      break;                    /* the outermost frame: the general step says so */
+    uint64_t k = w >> GORC_RT_W_BP_SHIFT;
+    if (k)
+      bp = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * k);
+    ip = ra;
+    sp = cfa;
+    *out++ = (void *)(uintptr_t)ra;
+  }
+  r->ip = ip;
+  r->sp = sp;
+  r->bp = bp;
+  memo->ip = memo_ip;
+  memo->word = memo_w;
+  return out;
+}
+
+/* The walk of gorc_backtrace*: fast frames in the inner loop; anything
+   else (signal frames, DRAP rules, a lost rbp, rbx to restore, errors,
+   the outermost frame, the first frame of a signal context) goes through
    gorc_rt_cursor_step, which decides it exactly as for one frame.
    Returns the step's last result (1: stopped at MAX) and stores the
    number of addresses in *COUNT.  */
@@ -345,15 +425,11 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
   struct gorc_rt_view view;
-  /* The module of the previous frame, in locals (most callers are in
-     the module of their callee).  */
-  uint64_t mod_lo = 0, mod_span = 0;
-  const uint32_t *mod_blocks = NULL;
-  /* Recursion: the last return address whose state was an rsp-based fast
-     word, and that word's CFA offset and rbp slot.  */
-  uint64_t memo_ip = 0, memo_off = 0, memo_k = 0;
+  struct walk_memo memo = { 0, 0 };
   int n = 0, rc = 1;
 
+  view.lo = 0;
+  view.span = 0;
   if (max <= 0) {
     *count = 0;
     return 1;
@@ -361,76 +437,27 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
   ips[n++] = (void *)(uintptr_t)c->ip;
   while (n < max) {
     uint64_t flags = c->priv[P_FLAGS];
-    if (!(flags & slow) && !(c->sp & 7)) {
-      uint64_t ip = c->ip, sp = c->sp, bp = c->bp, lo, hi;
-      /* The stack the inner loop reads: the one sp is on.  */
-      if (in_range(sp, c->priv[P_LO], c->priv[P_HI])) {
-        lo = c->priv[P_LO];
-        hi = c->priv[P_HI];
-      } else {
-        lo = c->priv[P_ALO];
-        hi = c->priv[P_AHI];
-      }
-      /* While rbx is known, a frame that saves or loses it is left to the
-         general step, which restores it.  */
-      const uint32_t need = (flags & F_RBX_KNOWN) ? GORC_RT_W_FAST | GORC_RT_W_RBX_MASK
-                                                   : GORC_RT_W_FAST;
-      void **out = ips + n, **const end = ips + max;
-      /* Invariants: sp is 8-byte aligned and inside [lo, hi).  */
-      while (out < end) {
-        uint64_t cfa, k;
-        if (ip == memo_ip) {
-          cfa = sp + memo_off;
-          k = memo_k;
-        } else {
-          uint64_t pc = ip - 1;
-          if (pc - mod_lo >= mod_span) {
-            if (gorc_rt_find_view(&view, pc) != 0)
-              break;
-            mod_lo = view.lo;
-            mod_span = view.span;
-            mod_blocks = view.blocks;
-          }
-          uint32_t w = mod_blocks[(pc - mod_lo) >> GORC_RT_BLOCK_SHIFT];
-          if (!(w & GORC_RT_W_FAST))
-            w = gorc_rt_view_word(&view, pc);
-          if ((w & need) != GORC_RT_W_FAST)
-            break;
-          k = w >> GORC_RT_W_BP_SHIFT;
-          if (w & GORC_RT_W_CFA_BP) {
-            cfa = bp + (w & GORC_RT_W_OFF_MASK);
-            if (cfa <= sp || (cfa & 7))
-              break;
-          } else {
-            /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
-            cfa = sp + (w & GORC_RT_W_OFF_MASK);
-            memo_ip = ip;
-            memo_off = w & GORC_RT_W_OFF_MASK;
-            memo_k = k;
-          }
-        }
-        if (cfa > hi)
-          break;
-        uint64_t ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
-        if (ra == 0)
-          break;                /* the outermost frame: the general step says so */
-        if (k) {
-          uint64_t slot = cfa - 8 * k;
-          if (slot < lo)
-            break;
-          bp = *(const volatile uint64_t *)(uintptr_t)slot;
-        }
-        ip = ra;
-        sp = cfa;
-        *out++ = (void *)(uintptr_t)ra;
-      }
+    uint64_t sp = c->sp, lo, hi;
+    /* The stack the inner loop reads: the one sp is on.  */
+    if (in_range(sp, c->priv[P_LO], c->priv[P_HI])) {
+      lo = c->priv[P_LO];
+      hi = c->priv[P_HI];
+    } else {
+      lo = c->priv[P_ALO];
+      hi = c->priv[P_AHI];
+    }
+    if (!(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
+      struct walk_regs r = { c->ip, sp, c->bp };
+      void **out = ips + n;
+      if (flags & F_RBX_KNOWN)
+        out = fast_frames(&r, hi, out, ips + max, &view, &memo, 1);
+      else
+        out = fast_frames(&r, hi, out, ips + max, &view, &memo, 0);
       int stepped = (int)(out - (ips + n));
-      c->ip = ip;
-      c->sp = sp;
-      c->bp = bp;
+      c->ip = r.ip;
+      c->sp = r.sp;
+      c->bp = r.bp;
       c->priv[P_FRAMES] += (unsigned)stepped;
-      if (stepped && !(flags & F_RBX_KNOWN))
-        c->priv[P_RBX] = 0;
       n += stepped;
       if (n >= max)
         break;
@@ -439,7 +466,7 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
     if (rc <= 0)
       break;
     ips[n++] = (void *)(uintptr_t)c->ip;
-    memo_ip = 0;   /* the memo holds for this run of the inner loop only */
+    memo.ip = 0;   /* the memo holds for one run of the inner loop */
   }
   *count = n;
   return rc;
