@@ -12,8 +12,8 @@
        into `__gorc_sc_tramp_<var> (args)`, an extern hidden function of
        the pointed-to type;
      - with the option, stores to the variable and taking its address are
-       errors (checked on the GENERIC body of each function, so a
-       discarded `(void) &var` is caught too, and on every initializer),
+       errors (checked on the GENERIC body of each function, before
+       any folding, and on every initializer),
        except `&var` as the first argument of gorc_static_call_set, which
        is what gorc_static_call_update expands to;
      - at the end of the unit that defines a marked variable, its
