@@ -11,6 +11,7 @@
 # Environment:
 #   GORC_ROOT       the gorc tree (default: two levels up)
 #   PROJECTS_WORK   build directory (default $GORC_ROOT/testsuite/projects/work)
+#   PROJECTS_DL     where fetched sources are kept (default PROJECTS_WORK)
 #   PROJECTS_SRC    unpacked sources to use instead of fetching
 #   PROJECTS_FETCH=0  never fetch (only PROJECTS_SRC or earlier downloads)
 #
@@ -25,6 +26,7 @@ GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 GORC_ROOT=$(cd "$GORC_ROOT" && pwd)
 WORK=${PROJECTS_WORK:-$GORC_ROOT/testsuite/projects/work}
 WORK=$(mkdir -p "$WORK" && cd "$WORK" && pwd)
+DL=${PROJECTS_DL:-$WORK}
 SRCDIR=${PROJECTS_SRC:-}
 FETCH=${PROJECTS_FETCH:-1}
 WRAP=$GORC_ROOT/tools/gorc-gcc
@@ -43,7 +45,7 @@ unsupported() { echo "UNSUPPORTED: $*"; NUNSUP=$((NUNSUP + 1)); }
 
 # ---------------------------------------------------------------- sources
 # (the same private apt configuration as bench/run.sh)
-APT_DIR=$WORK/apt
+APT_DIR=$DL/apt
 APT_OPTS=(-o "Dir::Etc::SourceList=$APT_DIR/sources.list"
           -o "Dir::Etc::SourceParts=$APT_DIR/sources.list.d"
           -o "Dir::State::Lists=$APT_DIR/lists"
@@ -96,7 +98,7 @@ source_dir() {
       [ -d "$d" ] && { SRC=$d; return 0; }
     done
   fi
-  local dir=$WORK/src/$pkg dl=$WORK/dl/$pkg
+  local dir=$DL/src/$pkg dl=$DL/dl/$pkg
   if [ -f "$dir/.done" ]; then SRC=$dir/$(cat "$dir/.done"); return 0; fi
   [ "$FETCH" = 1 ] || { REASON="no $glob in ${SRCDIR:-PROJECTS_SRC (unset)} and fetching is off"; return 1; }
   apt_setup || { REASON="sources absent and cannot fetch: $APT_STATE"; return 1; }
@@ -109,7 +111,7 @@ source_dir() {
   for v in $versions; do
     rm -f "$dl"/*
     if (cd "$dl" && timeout 300 apt-get "${APT_OPTS[@]}" -q --download-only \
-          source "$pkg=$v" >"$WORK/dl/$pkg.log" 2>&1); then ok=$v; break; fi
+          source "$pkg=$v" >"$DL/dl/$pkg.log" 2>&1); then ok=$v; break; fi
   done
   [ -n "$ok" ] || { REASON="apt-get source $pkg failed"; return 1; }
   local tarball
