@@ -624,6 +624,10 @@ int main(int argc, char **argv)
   }
   elf_version(EV_CURRENT);
 
+  sigset_t chld, oldmask;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &chld, &oldmask);
   double t0 = now();
   pid_t child = fork();
   if (child < 0) {
@@ -641,6 +645,7 @@ int main(int argc, char **argv)
     setenv("LD_PRELOAD", pre, 1);
     setenv("GORC_PROF_OUT", out, 1);
     setenv("GORC_PROF_HZ", hzs, 1);
+    sigprocmask(SIG_SETMASK, &oldmask, NULL);
     execvp(cmd[0], cmd);
     fprintf(stderr, "gorc-prof: cannot run %s: %s\n", cmd[0], strerror(errno));
     _exit(127);
@@ -650,17 +655,20 @@ int main(int argc, char **argv)
   signal(SIGQUIT, SIG_IGN);
 
   int tty = isatty(STDERR_FILENO), status = 0;
+  struct rusage usage;
+  memset(&usage, 0, sizeof usage);
   double last_line = t0;
   for (;;) {
-    pid_t w = waitpid(child, &status, WNOHANG);
+    pid_t w = wait4(child, &status, WNOHANG, &usage);
     if (w == child)
       break;
     if (w < 0 && errno != EINTR) {
       fprintf(stderr, "gorc-prof: waitpid: %s\n", strerror(errno));
       break;
     }
+    /* wake up at once when the program exits */
     struct timespec ts = { 0, 200 * 1000 * 1000 };
-    nanosleep(&ts, NULL);
+    sigtimedwait(&chld, NULL, &ts);
     poll_dir(dir);
     double t = now();
     size_t ns, nt;
@@ -728,10 +736,15 @@ int main(int argc, char **argv)
   }
 
   if (!quiet) {
-    fprintf(stderr, "gorc-prof: %zu samples, %zu threads, %zu process%s, %.2f s, %ld Hz; "
+    double cpu = (double)usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
+                 (double)usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+    fprintf(stderr, "gorc-prof: %zu samples, %zu threads, %zu process%s, %.2f s, %.2f s CPU; "
             "%llu dropped, %llu truncated\n",
-            ns, nt, nprocs, nprocs == 1 ? "" : "es", elapsed, hz,
+            ns, nt, nprocs, nprocs == 1 ? "" : "es", elapsed, cpu,
             (unsigned long long)dropped, (unsigned long long)n_truncated);
+    if (cpu > 0.2)
+      fprintf(stderr, "gorc-prof: %.0f samples per CPU second at -F %ld (CPU-time timers "
+              "fire on the kernel tick: at most its HZ per thread)\n", (double)ns / cpu, hz);
     if (nprocs > (size_t)ended)
       fprintf(stderr, "gorc-prof: %zu process%s did not exit normally; their last "
               "samples may be missing\n", nprocs - (size_t)ended,

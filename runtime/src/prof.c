@@ -35,6 +35,8 @@
 #define HIDDEN __attribute__((visibility("hidden")))
 #define RING_CELLS 2048   /* power of two */
 
+/* seq of cell I is stored as seq - I, so that the zero pages of a fresh
+   mapping are the initial state (no 2 MB touched at start-up).  */
 struct cell {
   _Atomic uint64_t seq;
   uint32_t tid;
@@ -53,7 +55,8 @@ static long interval_ns;
 static pid_t owner_pid;
 static pthread_t writer;
 static _Atomic int writer_stop;
-static int writer_started;
+/* The writer thread and the final drain at exit take turns on the file.  */
+static pthread_mutex_t writer_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static __thread int my_tid __attribute__((tls_model("initial-exec")));
 static __thread int my_armed __attribute__((tls_model("initial-exec")));
@@ -72,7 +75,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *uc)
   struct cell *c;
   for (;;) {
     c = &ring[pos & (RING_CELLS - 1)];
-    uint64_t seq = atomic_load_explicit(&c->seq, memory_order_acquire);
+    uint64_t seq = atomic_load_explicit(&c->seq, memory_order_acquire) + (pos & (RING_CELLS - 1));
     if (seq == pos) {
       if (atomic_compare_exchange_weak_explicit(&ring_head, &pos, pos + 1,
                                                 memory_order_relaxed, memory_order_relaxed))
@@ -97,7 +100,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *uc)
   c->n = (uint32_t)(n < 0 ? 0 : n);
   c->tid = (uint32_t)my_tid;
   atomic_fetch_add_explicit(&n_samples, 1, memory_order_relaxed);
-  atomic_store_explicit(&c->seq, pos + 1, memory_order_release);
+  atomic_store_explicit(&c->seq, pos + 1 - (pos & (RING_CELLS - 1)), memory_order_release);
   errno = saved;
 }
 
@@ -168,8 +171,9 @@ static void wput(const void *p, size_t len)
 static void drain(void)
 {
   for (;;) {
-    struct cell *c = &ring[ring_tail & (RING_CELLS - 1)];
-    if (atomic_load_explicit(&c->seq, memory_order_acquire) != ring_tail + 1)
+    uint64_t i = ring_tail & (RING_CELLS - 1);
+    struct cell *c = &ring[i];
+    if (atomic_load_explicit(&c->seq, memory_order_acquire) + i != ring_tail + 1)
       break;
     struct gorc_prof_sample s;
     s.h.type = GORC_PROF_SAMPLE;
@@ -178,7 +182,7 @@ static void drain(void)
     s.status = c->status;
     wput(&s, sizeof s);
     wput(c->ips, c->n * sizeof(uint64_t));
-    atomic_store_explicit(&c->seq, ring_tail + RING_CELLS, memory_order_release);
+    atomic_store_explicit(&c->seq, ring_tail + RING_CELLS - i, memory_order_release);
     ring_tail++;
   }
   wflush();
@@ -250,13 +254,18 @@ static void *writer_main(void *arg)
   sigemptyset(&set);
   sigaddset(&set, SIGPROF);
   pthread_sigmask(SIG_BLOCK, &set, NULL);
-  while (!atomic_load(&writer_stop)) {
+  for (;;) {
+    pthread_mutex_lock(&writer_lock);
+    if (atomic_load(&writer_stop)) {
+      pthread_mutex_unlock(&writer_lock);
+      return NULL;
+    }
     write_modules();
     drain();
+    pthread_mutex_unlock(&writer_lock);
     struct timespec ts = { 0, 10 * 1000 * 1000 };
     nanosleep(&ts, NULL);
   }
-  return NULL;
 }
 
 /* Start when GORC_PROF_OUT is set.  REAL_CREATE is libc's pthread_create
@@ -287,8 +296,6 @@ HIDDEN void gorc_prof_start(int (*real_create)(pthread_t *, const pthread_attr_t
     out_fd = -1;
     return;
   }
-  for (uint64_t i = 0; i < RING_CELLS; i++)
-    atomic_store(&ring[i].seq, i);
   wput(GORC_PROF_MAGIC, 8);
   write_modules();
   wflush();
@@ -306,7 +313,6 @@ HIDDEN void gorc_prof_start(int (*real_create)(pthread_t *, const pthread_attr_t
     return;
   if (real_create(&writer, NULL, writer_main, NULL) != 0)
     return;
-  writer_started = 1;
   atomic_store(&running, 1);
   gorc_prof_thread_begin();
 }
@@ -318,10 +324,10 @@ HIDDEN void gorc_prof_stop(void)
     return;
   atomic_store(&running, 0);
   gorc_prof_thread_end();
-  if (writer_started) {
-    atomic_store(&writer_stop, 1);
-    pthread_join(writer, NULL);
-  }
+  /* No join: the writer may be asleep; it stops at its next turn, and
+     exit ends it.  */
+  pthread_mutex_lock(&writer_lock);
+  atomic_store(&writer_stop, 1);
   write_modules();
   drain();
   struct gorc_prof_end e;
@@ -334,4 +340,5 @@ HIDDEN void gorc_prof_stop(void)
   wflush();
   close(out_fd);
   out_fd = -1;
+  pthread_mutex_unlock(&writer_lock);
 }
