@@ -27,3 +27,14 @@ echo
 echo "== examples/demo-sampled: the same program, sampled while it runs (SIGPROF every"
 echo "   20 us from a helper thread); each sample walked by libgorc and by libunwind"
 examples/demo-sampled 2>&1 >/dev/null | sed 's/^/   /'
+echo
+echo "== tools/gorc-prof: $demo -q run 100 times (one run is 15 ms), every thread sampled"
+echo "   on its CPU clock at -F 1000 through LD_PRELOAD=runtime/libgorc-preload.so"
+tools/gorc-prof -o examples/demo-prof -- sh -c \
+  'i=0; while [ $i -lt 100 ]; do examples/demo -q >/dev/null; i=$((i + 1)); done' 2>&1 | sed 's/^/   /'
+echo "   top stacks (innermost 5 frames; count):"
+awk '{ print $NF "\t" $0 }' examples/demo-prof.folded | sort -t "$(printf '\t')" -k1,1nr | head -n 5 |
+  cut -f2- | awk '{ c = $NF; $NF = ""; n = split($0, f, ";"); s = "";
+                    for (i = (n > 5 ? n - 4 : 1); i <= n; i++) s = s (s == "" ? "" : ";") f[i];
+                    sub(/ +$/, "", s); printf "   %6d  %s%s\n", c, (n > 5 ? "...;" : ""), s }'
+echo "   flame graph: $(pwd)/examples/demo-prof.svg  (folded stacks: examples/demo-prof.folded)"

@@ -40,6 +40,6 @@ struct gorc_prof_end {
   uint64_t samples, dropped, hz;
 };
 
-#define GORC_PROF_MAX_DEPTH 128
+#define GORC_PROF_MAX_DEPTH 512
 
 #endif

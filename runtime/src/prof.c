@@ -33,7 +33,7 @@
 #include "../../tools/prof.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
-#define RING_CELLS 2048   /* power of two */
+#define RING_CELLS 1024   /* power of two; 4 MB, touched as used */
 
 /* seq of cell I is stored as seq - I, so that the zero pages of a fresh
    mapping are the initial state (no 2 MB touched at start-up).  */
