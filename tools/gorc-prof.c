@@ -444,7 +444,7 @@ static void append_frame(char **buf, size_t *len, size_t *cap, const char *name)
   (*buf)[*len] = 0;
 }
 
-static uint64_t n_truncated;
+static uint64_t n_truncated, n_deep;
 
 static void fold_all(void)
 {
@@ -458,9 +458,13 @@ static void fold_all(void)
       size_t len = 0;
       if (buf)
         buf[0] = 0;
-      if (s->status != 0) {
+      /* a stack cut short gets a root of its own in the flame graph */
+      if (s->status < 0) {
         append_frame(&buf, &len, &cap, "[truncated]");
         n_truncated++;
+      } else if (s->status > 0) {
+        append_frame(&buf, &len, &cap, "[deeper]");
+        n_deep++;
       }
       if (s->n == 0)
         append_frame(&buf, &len, &cap, "[unknown]");
@@ -739,9 +743,10 @@ int main(int argc, char **argv)
     double cpu = (double)usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
                  (double)usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
     fprintf(stderr, "gorc-prof: %zu samples, %zu threads, %zu process%s, %.2f s, %.2f s CPU; "
-            "%llu dropped, %llu truncated\n",
+            "%llu dropped, %llu walks stopped early, %llu deeper than %d frames\n",
             ns, nt, nprocs, nprocs == 1 ? "" : "es", elapsed, cpu,
-            (unsigned long long)dropped, (unsigned long long)n_truncated);
+            (unsigned long long)dropped, (unsigned long long)n_truncated,
+            (unsigned long long)n_deep, GORC_PROF_MAX_DEPTH);
     if (cpu > 0.2)
       fprintf(stderr, "gorc-prof: %.0f samples per CPU second at -F %ld (CPU-time timers "
               "fire on the kernel tick: at most its HZ per thread)\n", (double)ns / cpu, hz);
