@@ -20,15 +20,18 @@
 
 /* Static-call trampolines (static-calls.cc, docs/STATIC_CALLS.md): 8 bytes
    at an 8-byte-aligned address, so one aligned store replaces a whole
-   state.  The three states, each padded with int3 (0xcc) to 8 bytes:
-     jmp rel32           e9 xx xx xx xx          target reachable
-     xor %eax,%eax; ret  31 c0 c3                NULL target: returns 0
+   state.  Every state is ONE instruction at offset 0 (a thread that is
+   past it has left the trampoline), padded with int3 (0xcc):
+     jmp rel32           e9 xx xx xx xx          target, or NULL: the
+                                                 unit's return-0 stub
      jmp *var(%rip)      ff 25 xx xx xx xx       target out of rel32 range
-   The unit's trampoline block starts with an 8-byte header (int3s) that
-   libgorc replaces with a cookie when it aliases the page.  */
+   The unit's block starts with an 8-byte header (int3s; libgorc writes a
+   cookie there when it aliases the page), then the return-0 stub
+   (xor %eax,%eax; ret; never patched), then the trampolines.  */
 #define GORC_ARCH_SC_HEADER_ASM "\t.quad\t0xcccccccccccccccc\n"
 #define GORC_ARCH_SC_JMP_ASM "\tjmp\t"
-#define GORC_ARCH_SC_NULL_ASM "\txorl\t%eax, %eax\n\tret\n"
+#define GORC_ARCH_SC_JMP_REL32_LOCAL_FMT "\t.byte\t0xe9\n\t.long\t%s - . - 4\n"
+#define GORC_ARCH_SC_RET0_ASM "\txorl\t%eax, %eax\n\tret\n"
 #define GORC_ARCH_SC_JMP_VAR_ASM_FMT "\tjmp\t*%s(%%rip)\n"
 
 #endif

@@ -306,18 +306,23 @@ struct sc_pass : public gimple_opt_pass {
 
 /* ---- the trampolines, descriptors and note of the defining unit ---- */
 
-static void sc_print_target(FILE *f, tree var, const char *var_label)
+/* Print the initial instruction of VAR's trampoline.  Every state is one
+   instruction at the trampoline's first byte (docs/STATIC_CALLS.md), so a
+   thread is never in the middle of a sequence when the word changes.  */
+static void sc_print_target(FILE *f, tree var, const char *var_label, const char *ret0_label)
 {
   tree init = DECL_INITIAL(var);
   if (init)
     STRIP_NOPS(init);
   if (!init || init == error_mark_node || integer_zerop(init)) {
-    fputs(GORC_ARCH_SC_NULL_ASM, f);
+    /* NULL: to the unit's return-0 stub, always as jmp rel32.  */
+    fprintf(f, GORC_ARCH_SC_JMP_REL32_LOCAL_FMT, ret0_label);
     return;
   }
   if (TREE_CODE(init) == ADDR_EXPR && TREE_CODE(TREE_OPERAND(init, 0)) == FUNCTION_DECL) {
     tree target = TREE_OPERAND(init, 0);
     mark_decl_referenced(target);
+    /* Another section: the assembler always uses rel32 (R_X86_64_PLT32).  */
     fputs(GORC_ARCH_SC_JMP_ASM, f);
     assemble_name(f, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(target)));
     fputc('\n', f);
@@ -325,6 +330,38 @@ static void sc_print_target(FILE *f, tree var, const char *var_label)
   }
   /* Anything else: jump through the variable (its value is the target).  */
   fprintf(f, GORC_ARCH_SC_JMP_VAR_ASM_FMT, var_label);
+}
+
+/* One 8-byte piece of code in the trampoline block, from label START
+   (a local label) to END: CFI when the unit has CFI, and a records range,
+   both the entry state throughout (nothing touches the stack).  */
+static void sc_code_range_open(FILE *f, bool cfi)
+{
+  if (cfi)
+    fputs("\t.cfi_startproc\n", f);
+}
+
+static void sc_code_range_close(FILE *f, bool cfi, const char *start, const char *end)
+{
+  fprintf(f, "\t.balign\t%d, 0xcc\n", GORC_SC_TRAMP_SIZE);
+  if (cfi)
+    fputs("\t.cfi_endproc\n", f);
+  fprintf(f, "%s:\n", end);
+
+  struct gorc_partition_rec part;
+  memset(&part, 0, sizeof part);
+  part.entries.create(1);
+  struct gorc_entry_rec e;
+  memset(&e, 0, sizeof e);
+  gcc_assert(strlen(start) + 1 < sizeof e.label && strlen(end) + 1 < sizeof part.end_label);
+  e.label[0] = '*';
+  memcpy(e.label + 1, start, strlen(start) + 1);
+  e.state = gorc_entry_state();
+  part.entries.safe_push(e);
+  part.end_label[0] = '*';
+  memcpy(part.end_label + 1, end, strlen(end) + 1);
+  gorc_emit_partition(f, &part);
+  part.entries.release();
 }
 
 static void sc_finish_unit(void *, void *)
@@ -349,6 +386,9 @@ static void sc_finish_unit(void *, void *)
   bool cfi = dwarf2out_do_cfi_asm();
   static unsigned unit_no; /* labels unique if a unit ever did this twice */
   unsigned u = unit_no++;
+  char ret0[32], ret0_end[32];
+  snprintf(ret0, sizeof ret0, ".Lgorc_sc_r%u", u);
+  snprintf(ret0_end, sizeof ret0_end, ".Lgorc_sc_re%u", u);
 
   /* Local aliases of the variables: PC-relative references to them then
      resolve in this object, also for an exported variable of a shared
@@ -359,49 +399,36 @@ static void sc_finish_unit(void *, void *)
     fputc('\n', f);
   }
 
+  /* The block: page-aligned, header, return-0 stub, trampolines, padded
+     to a whole page (libgorc remaps these pages).  */
   fprintf(f, "\t.pushsection\t%s,\"ax\",@progbits\n", GORC_SC_TEXT_SECTION);
   fprintf(f, "\t.p2align\t%d\n", exact_log2(GORC_SC_BLOCK_SIZE));
   fputs(GORC_ARCH_SC_HEADER_ASM, f);
+  fprintf(f, "\t.type\t%s, @function\n%s:\n%s:\n", GORC_SC_RET0_NAME, GORC_SC_RET0_NAME, ret0);
+  sc_code_range_open(f, cfi);
+  fputs(GORC_ARCH_SC_RET0_ASM, f);
+  sc_code_range_close(f, cfi, ret0, ret0_end);
+  fprintf(f, "\t.size\t%s, %d\n", GORC_SC_RET0_NAME, GORC_SC_TRAMP_SIZE);
   for (unsigned i = 0; i < vars.length(); i++) {
     const char *name = sc_tramp_name(vars[i]);
-    char start[GORC_LABEL_MAX];
+    char start[32], end[32], varlabel[32];
     snprintf(start, sizeof start, ".Lgorc_sc_t%u_%u", u, i);
+    snprintf(end, sizeof end, ".Lgorc_sc_te%u_%u", u, i);
+    snprintf(varlabel, sizeof varlabel, ".Lgorc_sc_v%u_%u", u, i);
     fprintf(f, "\t.p2align\t3\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n%s:\n",
             name, name, name, name, start);
-    if (cfi)
-      fputs("\t.cfi_startproc\n", f);
-    char varlabel[GORC_LABEL_MAX];
-    snprintf(varlabel, sizeof varlabel, ".Lgorc_sc_v%u_%u", u, i);
-    sc_print_target(f, vars[i], varlabel);
-    fprintf(f, "\t.balign\t%d, 0xcc\n", GORC_SC_TRAMP_SIZE);
-    if (cfi)
-      fputs("\t.cfi_endproc\n", f);
-    fprintf(f, ".Lgorc_sc_te%u_%u:\n", u, i);
+    sc_code_range_open(f, cfi);
+    sc_print_target(f, vars[i], varlabel, ret0);
+    sc_code_range_close(f, cfi, start, end);
     fprintf(f, "\t.size\t%s, %d\n", name, GORC_SC_TRAMP_SIZE);
-
-    struct gorc_partition_rec part;
-    memset(&part, 0, sizeof part);
-    part.entries.create(1);
-    struct gorc_entry_rec e;
-    memset(&e, 0, sizeof e);
-    e.label[0] = '*';
-    memcpy(e.label + 1, start, strlen(start) + 1); /* start: < 34 chars */
-    e.state = gorc_entry_state();
-    part.entries.safe_push(e);
-    char end[64];
-    snprintf(end, sizeof end, "*.Lgorc_sc_te%u_%u", u, i);
-    gcc_assert(strlen(end) < sizeof part.end_label);
-    memcpy(part.end_label, end, strlen(end) + 1);
-    gorc_emit_partition(f, &part);
-    part.entries.release();
   }
   fprintf(f, "\t.balign\t%d, 0xcc\n\t.popsection\n", GORC_SC_BLOCK_SIZE);
 
   fprintf(f, "\t.pushsection\t%s,\"aR\",@progbits\n\t.p2align\t2\n", GORC_SC_DESC_SECTION);
   for (unsigned i = 0; i < vars.length(); i++)
     fprintf(f, "\t.long\t.Lgorc_sc_t%u_%u - .\n\t.long\t.Lgorc_sc_v%u_%u - .\n"
-            "\t.byte\t%d, %d\n\t.short\t0\n\t.long\t0\n",
-            u, i, u, i, GORC_SC_VERSION, GORC_SC_DESC_SIZE);
+            "\t.byte\t%d, %d\n\t.short\t0\n\t.long\t%s - .\n",
+            u, i, u, i, GORC_SC_VERSION, GORC_SC_DESC_SIZE, ret0);
   fputs("\t.popsection\n", f);
 
   /* One note per linked module (COMDAT group), kept by --gc-sections.  */

@@ -9,9 +9,11 @@
         libraries are found like any other module;
      3. stores the new target into the variable (release), then replaces
         the trampoline's aligned 8-byte word with one aligned 8-byte
-        store: every state of that word is a whole instruction sequence
-        (jmp rel32 / xor eax,eax; ret / jmp *var(%rip), int3 padded), so a
-        caller executes the old or the new sequence, never a mix;
+        store: every state of that word is one instruction at offset 0
+        (jmp rel32 to the target or, for NULL, to the unit's return-0
+        stub; jmp *var(%rip) when rel32 cannot reach), int3 padded, so a
+        caller executes the old or the new instruction, never a mix, and
+        never resumes inside the word;
      4. membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) so every
         thread serialises its instruction stream before it returns to
         user space.
@@ -52,7 +54,7 @@ struct sc_desc {
   uint8_t version;
   uint8_t size;
   uint16_t flags;
-  uint32_t reserved;
+  int32_t ret0;
 };
 
 /* One module whose trampoline pages were looked at.  */
@@ -84,38 +86,36 @@ static inline uint32_t rd32(const void *p)
 
 /* ---- instruction words ---- */
 
-static int sc_encode(uintptr_t tramp, uintptr_t var, uintptr_t fn, uint64_t *word)
+static int sc_encode(uintptr_t tramp, uintptr_t var, uintptr_t fn, uintptr_t ret0,
+                     uint64_t *word)
 {
   unsigned char b[GORC_SC_TRAMP_SIZE];
   memset(b, 0xcc, sizeof b);
-  if (!fn) {
-    b[0] = 0x31; b[1] = 0xc0; b[2] = 0xc3;      /* xor %eax,%eax; ret */
+  if (!fn)
+    fn = ret0;                                   /* xor %eax,%eax; ret */
+  int64_t rel = (int64_t)(fn - (tramp + 5));
+  if (rel == (int32_t)rel) {
+    int32_t r = (int32_t)rel;
+    b[0] = 0xe9;                                 /* jmp rel32 */
+    memcpy(b + 1, &r, 4);
   } else {
-    int64_t rel = (int64_t)(fn - (tramp + 5));
-    if (rel == (int32_t)rel) {
-      int32_t r = (int32_t)rel;
-      b[0] = 0xe9;                               /* jmp rel32 */
-      memcpy(b + 1, &r, 4);
-    } else {
-      rel = (int64_t)(var - (tramp + 6));
-      if (rel != (int32_t)rel)
-        return -ERANGE;
-      int32_t r = (int32_t)rel;
-      b[0] = 0xff; b[1] = 0x25;                  /* jmp *var(%rip) */
-      memcpy(b + 2, &r, 4);
-    }
+    rel = (int64_t)(var - (tramp + 6));
+    if (rel != (int32_t)rel)
+      return -ERANGE;
+    int32_t r = (int32_t)rel;
+    b[0] = 0xff; b[1] = 0x25;                    /* jmp *var(%rip) */
+    memcpy(b + 2, &r, 4);
   }
   memcpy(word, b, sizeof b);
   return 0;
 }
 
-/* A word one of the three states (or the compiler's `jmp sym`).  */
+/* A word in one of the states: one instruction at offset 0.  */
 static int sc_word_ok(uint64_t w)
 {
   unsigned char b[8];
   memcpy(b, &w, 8);
-  return b[0] == 0xe9 || (b[0] == 0x31 && b[1] == 0xc0 && b[2] == 0xc3)
-         || (b[0] == 0xff && b[1] == 0x25);
+  return b[0] == 0xe9 || (b[0] == 0xff && b[1] == 0x25);
 }
 
 /* ---- serialisation of other threads ---- */
@@ -343,7 +343,8 @@ static int sc_update_in(const struct sc_desc *start, const struct sc_desc *stop,
     uint64_t word;
     if (tramp % GORC_SC_TRAMP_SIZE != 0 || !sc_word_ok(*(volatile uint64_t *)tramp))
       return -EINVAL;
-    int r = sc_encode(tramp, var, f->fn, &word);
+    uintptr_t ret0 = (uintptr_t)&d->ret0 + (intptr_t)d->ret0;
+    int r = sc_encode(tramp, var, f->fn, ret0, &word);
     if (r < 0)
       return r;
     void *old = __atomic_load_n((void **)var, __ATOMIC_RELAXED);

@@ -20,8 +20,8 @@
    Without the plugin GORC_STATIC_CALL expands to nothing: plain pointers
    and plain indirect calls, same results.
 
-   NULL target: the trampoline becomes `xor %eax,%eax; ret`, so a call
-   returns with rax = 0 (void functions: nothing happens; integer, bool
+   NULL target: the trampoline jumps to a stub `xor %eax,%eax; ret`, so a
+   call returns with rax = 0 (void functions: nothing happens; integer, bool
    and pointer results: 0).  Floating-point and struct results are
    unspecified.  Calls through the plain pointer (units built without
    the rewrite) of course crash on NULL: test the variable there.
@@ -90,13 +90,13 @@ int gorc_static_call_last_method(void);
      int32 tramp  (trampoline - &tramp)
      int32 var    (variable - &var)
      uint8 version (GORC_SC_VERSION), uint8 size (16), uint16 flags (0)
-     uint32 reserved (0)
+     int32 ret0   (the unit's return-0 stub - &ret0: the NULL target)
    found through a note (owner "gorc", type GORC_SC_NOTE_TYPE, section
    .note.gorc.sc): int32 version, int32 start - ., int32 end - . .
    Trampolines: section gorc_static_call_text, one page-aligned block per
-   unit: an 8-byte header (0xcc.., a cookie once libgorc aliased the page)
-   then one 8-byte-aligned 8-byte trampoline per variable, padded with
-   0xcc to a whole page.  */
+   unit: an 8-byte header (0xcc.., a cookie once libgorc aliased the page),
+   the 8-byte return-0 stub, then one 8-byte-aligned 8-byte trampoline per
+   variable, padded with 0xcc to a whole page.  */
 #define GORC_SC_VERSION 1
 #define GORC_SC_DESC_SIZE 16
 #define GORC_SC_NOTE_TYPE 2
@@ -105,6 +105,7 @@ int gorc_static_call_last_method(void);
 #define GORC_SC_TEXT_SECTION "gorc_static_call_text"
 #define GORC_SC_NOTE_SECTION ".note.gorc.sc"
 #define GORC_SC_TRAMP_PREFIX "__gorc_sc_tramp_"
+#define GORC_SC_RET0_NAME "__gorc_sc_ret0" /* local symbol, one per unit */
 #define GORC_SC_TRAMP_SIZE 8
 #define GORC_SC_BLOCK_SIZE 4096
 
