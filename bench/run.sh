@@ -414,6 +414,8 @@ done
 # Stack walks: gorc vs frame pointers, glibc, libgcc and libunwind.
 [ -n "${BENCH_SKIP_UNWIND:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/unwind/run.sh"
 [ -n "${BENCH_SKIP_PROF:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/prof/run.sh"
+# Static calls: a call through a trampoline vs direct, indirect, retpoline.
+[ -n "${BENCH_SKIP_STATIC_CALL:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/static-call/run.sh"
 if [ "$MEASURED" -gt 0 ]; then
   echo "bench: $MEASURED programs measured, $SKIPPED skipped; ratio <= 0.5 for $BELOW of $MEASURED; all together gorc $SUM_GORC B, eh_frame+hdr $SUM_EH B, ratio $(ratio $SUM_GORC $SUM_EH)"
   exit 0
