@@ -375,9 +375,18 @@ static void sc_finish_unit(void *, void *)
   auto_vec<tree> vars;
   varpool_node *v;
   FOR_EACH_DEFINED_VARIABLE(v) {
-    if (sc_marked(v->decl) && !DECL_EXTERNAL(v->decl) && !v->in_other_partition
-        && !DECL_HAS_VALUE_EXPR_P(v->decl))
-      vars.safe_push(v->decl);
+    if (!sc_marked(v->decl) || DECL_EXTERNAL(v->decl) || v->in_other_partition
+        || DECL_HAS_VALUE_EXPR_P(v->decl))
+      continue;
+    if (DECL_COMMON(v->decl)) {
+      /* Every unit would print its trampoline: a link-time clash.  */
+      error_at(DECL_SOURCE_LOCATION(v->decl), "static-call variable %qD is a common "
+               "symbol", v->decl);
+      inform(DECL_SOURCE_LOCATION(v->decl), "give it an initializer, or compile "
+             "with %<-fno-common%> (the default)");
+      continue;
+    }
+    vars.safe_push(v->decl);
   }
   if (vars.is_empty())
     return;

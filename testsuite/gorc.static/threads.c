@@ -2,7 +2,8 @@
    updates it thousands of times (targets a, b, c and NULL, each update
    one 8-byte store into the trampoline).  Every call must land in a
    valid target (result 1, 2, 3, or 0 for NULL), never crash, and the
-   callers must see more than one target.  */
+   callers must see more than one target.  Afterwards no mapping is
+   writable and executable.  */
 /* { dg-do run } */
 /* { dg-gorc-static run } */
 #include <pthread.h>
@@ -73,6 +74,17 @@ main (void)
     kinds += per[k] > 0;
   printf ("calls: NULL %ld, a %ld, b %ld, c %ld\n", per[0], per[1], per[2], per[3]);
   CHECK (kinds >= 2, kinds);
+  /* No page is left writable and executable.  */
+  FILE *maps = fopen ("/proc/self/maps", "r");
+  CHECK (maps != NULL, 0);
+  char line[512];
+  while (fgets (line, sizeof line, maps))
+    {
+      char perm[8];
+      if (sscanf (line, "%*s %7s", perm) == 1 && perm[1] == 'w' && perm[2] == 'x')
+	FAIL (line, 0);
+    }
+  fclose (maps);
   /* The last update set NULL; a fresh one must take effect at once.  */
   gorc_static_call_update (target, tb);
   CHECK (call_target (0) == 2, 0);
