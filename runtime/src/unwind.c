@@ -379,8 +379,17 @@ fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
       if (pc - view->lo >= view->span && gorc_rt_find_view(view, pc) != 0)
         break;
       w = view->blocks[(pc - view->lo) >> GORC_RT_BLOCK_SHIFT];
-      if (!(w & GORC_RT_W_FAST))
-        w = gorc_rt_view_word(view, pc);
+      if (!(w & GORC_RT_W_FAST)) {
+        /* A block of several states: entry i is in effect at its start.
+           A return address is mostly before the block's next change (an
+           epilogue after the call), so try entry i first.  */
+        uint32_t i = (w >> 1) - 1;   /* huge for w == 0: fails the bound */
+        const struct gorc_rt_pc_entry *e = view->entries + i;
+        if (i + 2 < view->nentries && (uint32_t)(pc - view->base) < e[1].pc_off)
+          w = e->word;
+        else
+          w = gorc_rt_view_word(view, pc);
+      }
       if ((w & need) != GORC_RT_W_FAST)
         break;
       if (w & GORC_RT_W_CFA_BP) {
