@@ -23,7 +23,9 @@
 typedef int (*dl_callback) (void *arg);
 typedef int (*dl_level_fn) (int depth, dl_callback cb, void *arg);
 
-int dl_many_work (int depth, dl_callback cb, void *arg);
+/* The recursion calls this hidden twin of dl_many_work, not through the
+   PLT: a sample in a PLT stub is not what the tests are about.  */
+__attribute__((visibility ("hidden"))) int many_work (int depth, dl_callback cb, void *arg);
 
 #define CAT(a, b) a##b
 #define XCAT(a, b) CAT (a, b)
@@ -34,7 +36,7 @@ int dl_many_work (int depth, dl_callback cb, void *arg);
   {                                                                           \
     volatile long frame[4 + (k) % 5];                                         \
     frame[depth & 3] = depth * (k);                                           \
-    int r = depth <= 0 ? cb (arg) : dl_many_work (depth - 1, cb, arg);        \
+    int r = depth <= 0 ? cb (arg) : many_work (depth - 1, cb, arg);           \
     return r + (int) (frame[depth & 3] & 1);                                  \
   }                                                                           \
   static const dl_level_fn XCAT (name, _slot)                                 \
@@ -67,11 +69,19 @@ dl_many_count (void)
 static unsigned next_fn;
 
 int
-dl_many_work (int depth, dl_callback cb, void *arg)
+many_work (int depth, dl_callback cb, void *arg)
 {
   unsigned n = (unsigned) (__stop_dl_many_tab - __start_dl_many_tab);
   unsigned i = next_fn++ % n;
   return __start_dl_many_tab[i] (depth, cb, arg) + 1;
+}
+
+int
+dl_many_work (int depth, dl_callback cb, void *arg)
+{
+  int r = many_work (depth, cb, arg);
+  __asm__ volatile ("" ::: "memory");   /* not a tail call */
+  return r;
 }
 
 __attribute__((noinline, noclone)) int

@@ -1,0 +1,460 @@
+/* Modules loaded behind libgorc's back (libgorc interposes dlopen and
+   dlclose only): libc's own dlopen (dlsym (RTLD_NEXT, "dlopen")), dlmopen
+   into the base namespace and into a new one.  libgorc finds them by
+   rescanning: when gorc_backtrace's first step misses (its caller is in
+   an unknown module) it rescans and walks again; any walk that meets an
+   unknown address makes the next gorc_backtrace / gorc_cursor_init
+   rescan.
+
+   A. libc's dlopen of libgorc-dlmany.so (support/dl-many.c, built by the
+      dg-additional-options line below); dl_many_call calls
+      gorc_backtrace from the library: the trace must be complete, start
+      in the library and reach main, the first time.
+   B. libc's dlopen of libgorc-dltest.so; its code calls back into ours,
+      which calls gorc_backtrace (the first step is known, a later one is
+      not): the first walk may stop with -GORC_ENORECORD, the second must
+      be complete, with the library's frames.
+   C. the same with gorc_cursor_init for the second walk (a copy of
+      libgorc-dltest.so).
+   D. dlmopen (LM_ID_BASE, ...) of a copy of libgorc-dlmany.so: as A.
+      dlmopen (LM_ID_NEWLM, ...) of another: glibc's dl_iterate_phdr does
+      not show other namespaces, so that walk may only stop cleanly.
+   E. a thread runs code of another copy of libgorc-dlmany.so, loaded by
+      libc's dlopen, while SIGPROF samples it (gorc_backtrace_ucontext and
+      libunwind).  Samples may fail with -GORC_ENORECORD until the main
+      thread calls gorc_backtrace once; from then on every sample must be
+      complete and equal to libunwind's, until 300 samples had frames of
+      the library.  */
+/* { dg-do run } */
+/* { dg-additional-options "-Wl,--no-as-needed -lunwind" } */
+/* { dg-gorc-runtime dlopen } */
+/* { dg-additional-options "[exec -ignorestderr $::GORC_CC -O2 -fPIC -shared -fplugin=$::gorc_plugin [file dirname $prog]/support/dl-many.c -o $::gorc_dltest_dir/libgorc-dlmany.so]" } */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#include "support/rt-test.h"
+
+#define DEPTH 6
+#define MAX 128
+
+typedef int (*dl_callback) (void *arg);
+typedef int (*dl_work_fn) (int depth, dl_callback cb, void *arg);
+typedef int (*bt_fn) (void **, int);
+typedef int (*dl_call_fn) (bt_fn fn, void **ips, int max);
+typedef void (*dl_spin_fn) (unsigned long n);
+typedef void *(*dlopen_fn) (const char *, int);
+
+static void *main_ra;   /* the return address into main of run_tests */
+
+/* ---- library code ranges ---- */
+
+struct range { uintptr_t lo, hi; };
+
+/* The code range of the module of HANDLE (its ELF header and program
+   headers are mapped at its load base, in any namespace).  */
+static struct range
+lib_range (void *handle)
+{
+  struct link_map *lm;
+  struct range r = { 0, 0 };
+  CHECK (dlinfo (handle, RTLD_DI_LINKMAP, &lm) == 0, 0);
+  const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *) lm->l_addr;
+  CHECK (memcmp (eh->e_ident, ELFMAG, SELFMAG) == 0, 0);
+  const ElfW(Phdr) *ph = (const ElfW(Phdr) *) (lm->l_addr + eh->e_phoff);
+  for (int i = 0; i < eh->e_phnum; i++)
+    if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X)) {
+      r.lo = lm->l_addr + ph[i].p_vaddr;
+      r.hi = r.lo + ph[i].p_memsz;
+    }
+  CHECK (r.hi > r.lo, 0);
+  return r;
+}
+
+static int
+count_in (void **ips, int n, struct range r)
+{
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    k += (uintptr_t) ips[i] > r.lo && (uintptr_t) ips[i] <= r.hi;
+  return k;
+}
+
+static int
+has (void **ips, int n, void *a)
+{
+  for (int i = 0; i < n; i++)
+    if (ips[i] == a)
+      return 1;
+  return 0;
+}
+
+/* ---- copies of the libraries, so that each load is a new module ---- */
+
+static char tmpdir[] = "/tmp/gorc-rescan-XXXXXX";
+static char copies[8][256];
+static int n_copies;
+
+static const char *
+copy_of (void *handle, const char *tag)
+{
+  struct link_map *lm;
+  CHECK (dlinfo (handle, RTLD_DI_LINKMAP, &lm) == 0, 0);
+  int in = open (lm->l_name, O_RDONLY);
+  CHECK (in >= 0, 0);
+  CHECK (n_copies < 8, n_copies);
+  char *path = copies[n_copies++];
+  snprintf (path, 256, "%s/%s.so", tmpdir, tag);
+  int out = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+  CHECK (out >= 0, 0);
+  char buf[65536];
+  ssize_t k;
+  while ((k = read (in, buf, sizeof buf)) > 0)
+    CHECK (write (out, buf, k) == k, k);
+  CHECK (k == 0, k);
+  close (in);
+  close (out);
+  return path;
+}
+
+/* ---- A, D: gorc_backtrace called from library code ---- */
+
+__attribute__((noinline, noclone)) static void
+from_library (void *h, const char *what)
+{
+  void *ips[MAX];
+  dl_call_fn call = (dl_call_fn) dlsym (h, "dl_many_call");
+  CHECK (call != NULL, 0);
+  struct range r = lib_range (h);
+  int rc = call (gorc_backtrace, ips, MAX);
+  if (rc < 0 || count_in (ips, 1, r) != 1 || !has (ips, rc, main_ra)) {
+    rt_puts (what);
+    rt_puts (": the walk from inside the library, rc ");
+    rt_putn (rc);
+    rt_puts (", frames ");
+    rt_putn (gorc_backtrace_count ());
+    rt_puts ("\n");
+    FAIL ("walk from a module loaded behind libgorc's back", rc);
+  }
+}
+
+/* dlmopen (LM_ID_NEWLM): glibc's dl_iterate_phdr lists only the modules
+   of the caller's namespace, so libgorc (which scans with it) cannot see
+   this module, and neither can libunwind.  The walk must stop cleanly at
+   its first step; should libgorc learn to find such modules, the trace
+   must be complete.  */
+__attribute__((noinline, noclone)) static void
+newlm (void *h)
+{
+  void *ips[MAX];
+  dl_call_fn call = (dl_call_fn) dlsym (h, "dl_many_call");
+  CHECK (call != NULL, 0);
+  struct range r = lib_range (h);
+  int rc = call (gorc_backtrace, ips, MAX);
+  int n = gorc_backtrace_count ();
+  CHECK (n >= 1 && count_in (ips, 1, r) == 1, n);
+  if (rc >= 0)
+    CHECK (has (ips, rc, main_ra), rc);
+  else
+    CHECK (rc == -GORC_ENORECORD && n == 1, rc);
+  printf ("D: dlmopen (LM_ID_NEWLM): %s\n",
+          rc >= 0 ? "walked through" : "not found (-GORC_ENORECORD at the first step)");
+}
+
+/* ---- B, C: a callback from library code walks ---- */
+
+struct cb_arg {
+  struct range r;
+  int use_cursor;
+  int rc, frames, in_lib, main_seen;
+};
+
+static int
+walk_cb (void *argp)
+{
+  struct cb_arg *a = argp;
+  void *ips[MAX];
+  int n;
+  if (a->use_cursor) {
+    struct gorc_cursor c;
+    int rc = gorc_cursor_init (&c);
+    n = 0;
+    if (rc == 0) {
+      ips[n++] = (void *) c.ip;
+      while (n < MAX && (rc = gorc_cursor_step (&c)) == 1)
+        ips[n++] = (void *) c.ip;
+    }
+    a->rc = rc;
+  } else {
+    a->rc = gorc_backtrace (ips, MAX);
+    n = gorc_backtrace_count ();
+  }
+  a->frames = n;
+  a->in_lib = count_in (ips, n, a->r);
+  a->main_seen = has (ips, n, main_ra);
+  return 1;
+}
+
+__attribute__((noinline, noclone)) static void
+callback_walks (void *h, int use_cursor, const char *what)
+{
+  dl_work_fn work = (dl_work_fn) dlsym (h, "dl_work");
+  CHECK (work != NULL, 0);
+  struct cb_arg a;
+  memset (&a, 0, sizeof a);
+  a.r = lib_range (h);
+  /* The first walk: complete, or stopped at the library's first frame.  */
+  CHECK (work (DEPTH, walk_cb, &a) >= 1, 0);
+  if (a.rc < 0) {
+    CHECK (a.rc == -GORC_ENORECORD, a.rc);
+    CHECK (a.frames >= 2 && a.in_lib <= 1, a.frames);
+  }
+  /* The second: complete.  */
+  a.use_cursor = use_cursor;
+  CHECK (work (DEPTH, walk_cb, &a) >= 1, 0);
+  if (a.rc < 0 || a.in_lib < DEPTH + 1 || !a.main_seen) {
+    rt_puts (what);
+    rt_puts (": the second walk: rc ");
+    rt_putn (a.rc);
+    rt_puts (", frames ");
+    rt_putn (a.frames);
+    rt_puts (", in the library ");
+    rt_putn (a.in_lib);
+    rt_puts (", main ");
+    rt_putn (a.main_seen);
+    rt_puts ("\n");
+    FAIL ("no rescan after a walk met an unknown module", a.rc);
+  }
+}
+
+/* ---- E: sampling code of a module loaded behind libgorc's back ---- */
+
+static struct range sampled_lib;
+static atomic_int phase;          /* 1: before the rescan, 2: after */
+static atomic_int misses1, hits1, samples2, lib_samples2, stop_worker;
+static dl_work_fn e_work;
+static dl_spin_fn e_spin;
+
+static void
+put_hex (uintptr_t v)
+{
+  char b[19];
+  int i = 18;
+  b[i] = 0;
+  do {
+    b[--i] = "0123456789abcdef"[v & 15];
+    v >>= 4;
+  } while (v);
+  b[--i] = 'x';
+  b[--i] = '0';
+  rt_puts (b + i);
+}
+
+static void
+dump (const char *what, void **ips, int n)
+{
+  rt_puts (what);
+  for (int i = 0; i < n; i++) {
+    rt_puts (" ");
+    put_hex ((uintptr_t) ips[i]);
+    if (count_in (ips + i, 1, sampled_lib))
+      rt_puts ("(lib)");
+  }
+  rt_puts ("\n");
+}
+
+static void
+on_sigprof (int sig, siginfo_t *si, void *uc)
+{
+  (void) sig;
+  (void) si;
+  void *ours[MAX];
+  unw_word_t theirs[MAX];
+  unw_cursor_t cur;
+  int ph = atomic_load (&phase);
+  int rc = gorc_backtrace_ucontext (uc, ours, MAX);
+  int n = gorc_backtrace_count ();
+  CHECK (n >= 1 && n <= MAX, n);
+  if (ph == 1) {
+    CHECK (rc >= 0 || rc == -GORC_ENORECORD, rc);
+    atomic_fetch_add (rc < 0 ? &misses1 : &hits1, 1);
+    return;
+  }
+  if (ph != 2)
+    return;
+  int m = 0;
+  CHECK (unw_init_local2 (&cur, (unw_context_t *) uc, UNW_INIT_SIGNAL_FRAME) == 0, 0);
+  do {
+    unw_word_t ip;
+    if (unw_get_reg (&cur, UNW_REG_IP, &ip) < 0 || m == MAX)
+      break;
+    theirs[m++] = ip;
+  } while (unw_step (&cur) > 0);
+  int differ = rc < 0 || n != m;
+  for (int i = 0; i < n && i < m && !differ; i++)
+    differ = (unw_word_t) ours[i] != theirs[i];
+  if (differ) {
+    rt_puts ("a sample after the rescan: gorc rc ");
+    rt_putn (rc);
+    rt_puts ("\n");
+    dump ("  gorc:     ", ours, n);
+    dump ("  libunwind:", (void **) theirs, m);
+    FAIL ("a sample after the rescan differs from libunwind", rc);
+  }
+  atomic_fetch_add (&samples2, 1);
+  if (count_in (ours, n, sampled_lib) > 0)
+    atomic_fetch_add (&lib_samples2, 1);
+}
+
+static int
+spin_cb (void *arg)
+{
+  (void) arg;
+  e_spin (2000);
+  return 1;
+}
+
+static void *
+worker_main (void *arg)
+{
+  (void) arg;
+  while (!atomic_load (&stop_worker)) {
+    e_work (3, spin_cb, NULL);
+    e_spin (2000);
+  }
+  return NULL;
+}
+
+static void *
+sampler_main (void *arg)
+{
+  pthread_t target = *(pthread_t *) arg;
+  struct timespec ts = { 0, 30000 };
+  while (!atomic_load (&stop_worker)) {
+    pthread_kill (target, SIGPROF);
+    nanosleep (&ts, NULL);
+  }
+  return NULL;
+}
+
+static long long
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void
+wait_for (atomic_int *v, int want, long long limit_ns, const char *what)
+{
+  long long t0 = now_ns ();
+  struct timespec ts = { 0, 1000000 };
+  while (atomic_load (v) < want) {
+    if (now_ns () - t0 > limit_ns) {
+      rt_puts (what);
+      FAIL (": too few samples", atomic_load (v));
+    }
+    nanosleep (&ts, NULL);
+  }
+}
+
+__attribute__((noinline, noclone)) static void
+sampled (dlopen_fn real_dlopen, void *many)
+{
+  void *h = real_dlopen (copy_of (many, "sampled"), RTLD_NOW | RTLD_LOCAL);
+  CHECK (h != NULL, 0);
+  e_work = (dl_work_fn) dlsym (h, "dl_many_work");
+  e_spin = (dl_spin_fn) dlsym (h, "dl_many_spin");
+  CHECK (e_work && e_spin, 0);
+  sampled_lib = lib_range (h);
+
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigprof;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset (&sa.sa_mask);
+  CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
+  atomic_store (&phase, 1);
+  pthread_t worker, sampler;
+  CHECK (pthread_create (&worker, NULL, worker_main, NULL) == 0, 0);
+  CHECK (pthread_create (&sampler, NULL, sampler_main, &worker) == 0, 0);
+  wait_for (&misses1, 20, 10000000000LL, "before the rescan");
+  /* A walk in normal context: it rescans (the samples asked for it).  */
+  void *ips[MAX];
+  CHECK (gorc_backtrace (ips, MAX) >= 2, 0);
+  atomic_store (&phase, 2);
+  wait_for (&lib_samples2, 300, 10000000000LL, "after the rescan");
+  atomic_store (&stop_worker, 1);
+  pthread_join (worker, NULL);
+  pthread_join (sampler, NULL);
+  signal (SIGPROF, SIG_IGN);
+  printf ("E: %d samples missed and %d walked before the rescan, %d walked after "
+          "(%d with frames of the library)\n", atomic_load (&misses1),
+          atomic_load (&hits1), atomic_load (&samples2), atomic_load (&lib_samples2));
+}
+
+__attribute__((noinline, noclone)) static void
+run_tests (void)
+{
+  main_ra = __builtin_return_address (0);
+  CHECK (mkdtemp (tmpdir) != NULL, 0);
+  dlopen_fn real_dlopen = (dlopen_fn) dlsym (RTLD_NEXT, "dlopen");
+  CHECK (real_dlopen != NULL && real_dlopen != (dlopen_fn) dlopen, 0);
+
+  /* A */
+  void *many = real_dlopen ("libgorc-dlmany.so", RTLD_NOW | RTLD_LOCAL);
+  if (!many) {
+    rt_puts (dlerror ());
+    FAIL (" (dlopen libgorc-dlmany.so)", 0);
+  }
+  from_library (many, "A (libc's dlopen)");
+
+  /* B */
+  void *dt = real_dlopen ("libgorc-dltest.so", RTLD_NOW | RTLD_LOCAL);
+  CHECK (dt != NULL, 0);
+  callback_walks (dt, 0, "B (libc's dlopen, gorc_backtrace)");
+
+  /* C */
+  void *dt2 = real_dlopen (copy_of (dt, "dltest2"), RTLD_NOW | RTLD_LOCAL);
+  CHECK (dt2 != NULL && dt2 != dt, 0);
+  callback_walks (dt2, 1, "C (libc's dlopen, gorc_cursor_init)");
+
+  /* D */
+  void *mb = dlmopen (LM_ID_BASE, copy_of (many, "many-base"), RTLD_NOW | RTLD_LOCAL);
+  CHECK (mb != NULL && mb != many, 0);
+  from_library (mb, "D (dlmopen LM_ID_BASE)");
+  void *mn = dlmopen (LM_ID_NEWLM, copy_of (many, "many-newlm"), RTLD_NOW | RTLD_LOCAL);
+  if (!mn) {
+    rt_puts (dlerror ());
+    FAIL (" (dlmopen LM_ID_NEWLM)", 0);
+  }
+  newlm (mn);
+
+  /* E */
+  sampled (real_dlopen, many);
+
+  for (int i = 0; i < n_copies; i++)
+    unlink (copies[i]);
+  rmdir (tmpdir);
+}
+
+int
+main (void)
+{
+  /* libunwind's caches would allocate in the handler.  */
+  unw_set_caching_policy (unw_local_addr_space, UNW_CACHE_NONE);
+  run_tests ();
+  return 0;
+}
