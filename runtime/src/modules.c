@@ -676,9 +676,15 @@ int gorc_rt_decode_word(const struct gorc_rt_view *v, uint32_t w, struct gorc_rt
 
 int gorc_rt_module_has_text(const struct gorc_rt_module *m, uint64_t addr, size_t len)
 {
-  for (unsigned i = 0; i < m->nexec; i++)
-    if (addr >= m->exec_lo[i] && addr < m->exec_hi[i] && len <= m->exec_hi[i] - addr)
+  /* The header may be zero-filled or reused under us: stay inside it.  */
+  unsigned n = GORC_RT_LOAD(m->nexec);
+  if (n > GORC_RT_MAX_EXEC)
+    n = GORC_RT_MAX_EXEC;
+  for (unsigned i = 0; i < n; i++) {
+    uint64_t lo = GORC_RT_LOAD(m->exec_lo[i]), hi = GORC_RT_LOAD(m->exec_hi[i]);
+    if (addr >= lo && addr < hi && len <= hi - addr)
       return 1;
+  }
   return 0;
 }
 

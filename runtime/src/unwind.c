@@ -355,7 +355,8 @@ struct walk_regs {
 
 struct walk_memo {
   uint64_t ip;     /* a return address whose state is an rsp-based fast word */
-  uint32_t word;   /* that word */
+  uint64_t off;    /* its CFA offset */
+  uint64_t k;      /* its rbp slot (0: rbp unchanged) */
 };
 
 static inline __attribute__((always_inline)) void **
@@ -364,63 +365,73 @@ fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
 {
   const uint32_t need = rbx_known ? GORC_RT_W_FAST | GORC_RT_W_RBX_MASK : GORC_RT_W_FAST;
   uint64_t ip = r->ip, sp = r->sp, bp = r->bp;
-  uint64_t memo_ip = memo->ip;
-  uint32_t memo_w = memo->word;
+  struct walk_memo m = *memo;
 
   while (out < end) {
-    uint32_t w;
-    uint64_t cfa;
-    if (ip == memo_ip) {
-      /* Recursion: the same return address has the same state.  */
-      w = memo_w;
-      cfa = sp + (w & GORC_RT_W_OFF_MASK);
+    uint64_t cfa, k, ra;
+    if (ip == m.ip) {
+      /* Recursion: the same return address has the same state.  A loop
+         of its own, with the state in registers.  */
+      do {
+        cfa = sp + m.off;
+        if (cfa > hi)
+          goto stop;
+        ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
+        if (ra == 0)
+          goto stop;            /* the outermost frame: the general step says so */
+        if (m.k)
+          bp = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * m.k);
+        ip = ra;
+        sp = cfa;
+        *out++ = (void *)(uintptr_t)ra;
+      } while (out < end && ip == m.ip);
+      continue;
+    }
+    uint64_t pc = ip - 1;
+    if (pc - view->lo >= view->span && gorc_rt_find_view(view, pc) != 0)
+      break;
+    uint32_t w = view->blocks[(pc - view->lo) >> GORC_RT_BLOCK_SHIFT];
+    if (!(w & GORC_RT_W_FAST)) {
+      /* A block of several states: entry i is in effect at its start.
+         A return address is mostly before the block's next change (an
+         epilogue after the call), so try entry i first.  */
+      uint32_t i = (w >> 1) - 1;   /* huge for w == 0: fails the bound */
+      const struct gorc_rt_pc_entry *e = view->entries + i;
+      if (i + 2 < view->nentries && (uint32_t)(pc - view->base) < e[1].pc_off)
+        w = e->word;
+      else
+        w = gorc_rt_view_word(view, pc);
+    }
+    if ((w & need) != GORC_RT_W_FAST)
+      break;
+    k = w >> GORC_RT_W_BP_SHIFT;
+    if (w & GORC_RT_W_CFA_BP) {
+      cfa = bp + (w & GORC_RT_W_OFF_MASK);
+      if (cfa <= sp || (cfa & 7) || (k && cfa - 8 * k < sp - REDZONE))
+        break;
     } else {
-      uint64_t pc = ip - 1;
-      if (pc - view->lo >= view->span && gorc_rt_find_view(view, pc) != 0)
-        break;
-      w = view->blocks[(pc - view->lo) >> GORC_RT_BLOCK_SHIFT];
-      if (!(w & GORC_RT_W_FAST)) {
-        /* A block of several states: entry i is in effect at its start.
-           A return address is mostly before the block's next change (an
-           epilogue after the call), so try entry i first.  */
-        uint32_t i = (w >> 1) - 1;   /* huge for w == 0: fails the bound */
-        const struct gorc_rt_pc_entry *e = view->entries + i;
-        if (i + 2 < view->nentries && (uint32_t)(pc - view->base) < e[1].pc_off)
-          w = e->word;
-        else
-          w = gorc_rt_view_word(view, pc);
-      }
-      if ((w & need) != GORC_RT_W_FAST)
-        break;
-      if (w & GORC_RT_W_CFA_BP) {
-        cfa = bp + (w & GORC_RT_W_OFF_MASK);
-        uint64_t k = w >> GORC_RT_W_BP_SHIFT;
-        if (cfa <= sp || (cfa & 7) || (k && cfa - 8 * k < sp - REDZONE))
-          break;
-      } else {
-        /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
-        cfa = sp + (w & GORC_RT_W_OFF_MASK);
-        memo_ip = ip;
-        memo_w = w;
-      }
+      /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
+      cfa = sp + (w & GORC_RT_W_OFF_MASK);
+      m.ip = ip;
+      m.off = w & GORC_RT_W_OFF_MASK;
+      m.k = k;
     }
     if (cfa > hi)
       break;
-    uint64_t ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
+    ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
     if (ra == 0)
-      break;                    /* the outermost frame: the general step says so */
-    uint64_t k = w >> GORC_RT_W_BP_SHIFT;
+      break;
     if (k)
       bp = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * k);
     ip = ra;
     sp = cfa;
     *out++ = (void *)(uintptr_t)ra;
   }
+stop:
   r->ip = ip;
   r->sp = sp;
   r->bp = bp;
-  memo->ip = memo_ip;
-  memo->word = memo_w;
+  *memo = m;
   return out;
 }
 
@@ -434,7 +445,7 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
   struct gorc_rt_view view;
-  struct walk_memo memo = { 0, 0 };
+  struct walk_memo memo = { 0, 0, 0 };
   int n = 0, rc = 1;
 
   view.lo = 0;
