@@ -13,9 +13,13 @@
           at CFA - 8                 -> as above
           undefined                  -> UNDEFINED, cfa_reg 0xff
           anything else              -> UNDEFINED
+     rbx  (register 3, the entry's rbx_kind/rbx_off, whatever the CFA)
+          same value (or no rule)    -> GORC_RT_RBX_SAME
+          at CFA + k                 -> GORC_RT_RBX_CFA, rbx_off k
+          anything else              -> GORC_RT_RBX_UNKNOWN
    A state whose CFA is UNDEFINED has rbp UNDEFINED.  Where libdw finds no
-   FDE, the table must have no entry or an END entry; where libdw fails on
-   an FDE's program, UNDEFINED or END.
+   FDE, the table must have no entry or an END entry (with rbx UNKNOWN);
+   where libdw fails on an FDE's program, UNDEFINED or END.
 
    usage: oracle [-v] FILE...   prints "FILE: N/M bytes agree" per file and
    exits 1 on any disagreement.  */
@@ -79,18 +83,45 @@ static void dump_ops(const char *what, const Dwarf_Op *ops, size_t nops)
   fprintf(stderr, "\n");
 }
 
-/* 1: *st is libdw's answer; 0: no FDE; -1: libdw failed inside an FDE.  */
-static int expected(Dwarf_CFI *cfi, Dwarf_Addr a, struct gorc_state *st, int dump)
+/* The expected rbx rule (what the converter's entry must carry).  */
+struct rbx_rule {
+  uint8_t kind;        /* enum gorc_rt_rbx_kind */
+  int64_t off;
+};
+
+static void print_rbx(FILE *f, uint8_t kind, int64_t off)
+{
+  if (kind == GORC_RT_RBX_SAME)
+    fprintf(f, ", rbx SAME");
+  else if (kind == GORC_RT_RBX_CFA)
+    fprintf(f, ", rbx CFA%+lld", (long long)off);
+  else if (kind == GORC_RT_RBX_UNKNOWN)
+    fprintf(f, ", rbx UNKNOWN");
+  else
+    fprintf(f, ", rbx ?%u", kind);
+}
+
+static int same_rbx(const struct rbx_rule *want, const struct gorc_rt_entry *e)
+{
+  return e->rbx_kind == want->kind && (want->kind != GORC_RT_RBX_CFA || e->rbx_off == want->off);
+}
+
+/* 1: *st and *bx are libdw's answer; 0: no FDE; -1: libdw failed inside an
+   FDE.  */
+static int expected(Dwarf_CFI *cfi, Dwarf_Addr a, struct gorc_state *st, struct rbx_rule *bx,
+                    int dump)
 {
   Dwarf_Frame *fr;
-  Dwarf_Op *ops, mem[3], *bops, bmem[3], *rops, rmem[3];
-  size_t nops, nb, nr;
+  Dwarf_Op *ops, mem[3], *bops, bmem[3], *rops, rmem[3], *xops, xmem[3];
+  size_t nops, nb, nr, nx;
   int64_t k;
   unsigned r;
 
   memset(st, 0, sizeof *st);
   st->cfa_kind = GORC_CFA_UNDEFINED;
   st->bp_kind = GORC_BP_UNDEFINED;
+  bx->kind = GORC_RT_RBX_UNKNOWN;
+  bx->off = 0;
   if (dwarf_cfi_addrframe(cfi, a, &fr) != 0) {
     const char *m = dwarf_errmsg(-1);
     return m && strstr(m, "no match") ? 0 : -1;
@@ -98,7 +129,8 @@ static int expected(Dwarf_CFI *cfi, Dwarf_Addr a, struct gorc_state *st, int dum
   int ra = dwarf_frame_info(fr, NULL, NULL, NULL);
   if (dwarf_frame_cfa(fr, &ops, &nops) != 0
       || dwarf_frame_register(fr, GORC_DWARF_RBP, bmem, &bops, &nb) != 0
-      || dwarf_frame_register(fr, GORC_DWARF_RA, rmem, &rops, &nr) != 0) {
+      || dwarf_frame_register(fr, GORC_DWARF_RA, rmem, &rops, &nr) != 0
+      || dwarf_frame_register(fr, GORC_DWARF_RBX, xmem, &xops, &nx) != 0) {
     free(fr);
     return -1;
   }
@@ -106,7 +138,21 @@ static int expected(Dwarf_CFI *cfi, Dwarf_Addr a, struct gorc_state *st, int dum
   if (dump) {
     dump_ops("cfa", ops, nops);
     dump_ops("rbp", bops, nb);
+    dump_ops("rbx", xops, nx);
     dump_ops("ra", rops, nr);
+  }
+  /* rbx: its own column, whatever the CFA and return address rules.
+     libdw says "same value" (no ops) or "undefined" (zero ops) for an rbx
+     without a rule: elfutils' x86-64 ABI defaults (backends/x86_64_cfi.c)
+     mark register 0 same_value where they mean rbx, so libdw's default
+     for 3 is undefined.  Both are SAME here; an explicit DW_CFA_undefined
+     rbx (which libdw reports the same way; the converter makes it
+     UNKNOWN) would show up as a disagreement.  */
+  if (nx == 0) {
+    bx->kind = GORC_RT_RBX_SAME;
+  } else if (is_cfa_plus(xops, nx, &k) && k >= INT32_MIN && k <= INT32_MAX) {
+    bx->kind = GORC_RT_RBX_CFA;
+    bx->off = k;
   }
   if (ra != GORC_DWARF_RA)
     goto out;
@@ -192,6 +238,7 @@ static int check_file(const char *path)
       eh_state_of(&s[i].e, &st);
       printf("  %#x ", s[i].e.pc_off);
       eh_print_state(stdout, &st);
+      print_rbx(stdout, s[i].e.rbx_kind, s[i].e.rbx_off);
       printf("\n");
     }
   size_t fdes = 0;
@@ -204,30 +251,35 @@ static int check_file(const char *path)
     return 2;
   }
   uint64_t agree = 0, total = 0, nofde = 0, libdw_err = 0, shown = 0;
-  uint64_t kinds[6] = { 0 }, outer = 0;
+  uint64_t kinds[6] = { 0 }, outer = 0, rbx_kinds[3] = { 0 };
   scn = NULL;
   while ((scn = elf_nextscn(elf, scn))) {
     if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_type == SHT_NOBITS)
       continue;
     for (uint64_t a = sh.sh_addr; a < sh.sh_addr + sh.sh_size; a++) {
       struct gorc_state want, got;
+      struct rbx_rule want_bx;
       int ok;
-      int x = expected(cfi, a, &want, 0);
+      int x = expected(cfi, a, &want, &want_bx, 0);
       const struct gorc_rt_entry *e = a <= UINT32_MAX ? eh_lookup(s, b.count, (uint32_t)a) : NULL;
       if (e)
         eh_state_of(e, &got);
-      else
+      else {
+        memset(&got, 0, sizeof got);
         got.cfa_kind = GORC_CFA_END;
+      }
       if (x == 0) {
         nofde++;
-        ok = got.cfa_kind == GORC_CFA_END;
+        ok = got.cfa_kind == GORC_CFA_END && (!e || e->rbx_kind == GORC_RT_RBX_UNKNOWN);
       } else {
         total++;
         if (x < 0) {
           libdw_err++;
           ok = got.cfa_kind == GORC_CFA_END || got.cfa_kind == GORC_CFA_UNDEFINED;
         } else {
-          ok = got.cfa_kind != GORC_CFA_END && eh_same(&want, &got);
+          ok = got.cfa_kind != GORC_CFA_END && eh_same(&want, &got) && same_rbx(&want_bx, e);
+          if (ok)
+            rbx_kinds[want_bx.kind]++;
         }
         if (ok) {
           agree++;
@@ -240,19 +292,25 @@ static int check_file(const char *path)
         fprintf(stderr, "%s: %#" PRIx64 ": libdw (%s) ", path, a,
                 x == 0 ? "no FDE" : x < 0 ? "error" : "ok");
         eh_print_state(stderr, &want);
+        if (x > 0)
+          print_rbx(stderr, want_bx.kind, want_bx.off);
         fprintf(stderr, "; converted ");
         eh_print_state(stderr, &got);
+        if (e)
+          print_rbx(stderr, e->rbx_kind, e->rbx_off);
         fprintf(stderr, "\n");
-        expected(cfi, a, &want, 1);
+        expected(cfi, a, &want, &want_bx, 1);
       }
     }
   }
   printf("%s: %" PRIu64 "/%" PRIu64 " bytes agree (%zu FDEs, %zu entries; "
          "SP %" PRIu64 ", BP %" PRIu64 ", REG %" PRIu64 ", DEREF %" PRIu64
          ", UNDEFINED %" PRIu64 " of which outermost %" PRIu64
+         "; rbx SAME %" PRIu64 ", CFA %" PRIu64 ", UNKNOWN %" PRIu64
          "; libdw errors %" PRIu64 "; %" PRIu64 " bytes without FDE: %s)\n",
          path, agree, total, fdes, b.count, kinds[1], kinds[2], kinds[3], kinds[4],
-         kinds[5], outer, libdw_err, nofde,
+         kinds[5], outer, rbx_kinds[GORC_RT_RBX_SAME], rbx_kinds[GORC_RT_RBX_CFA],
+         rbx_kinds[GORC_RT_RBX_UNKNOWN], libdw_err, nofde,
          shown ? "DISAGREE" : "all agree");
   free(s);
   gorc_rt_builder_free(&b);
