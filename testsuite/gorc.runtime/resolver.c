@@ -6,10 +6,12 @@
    keeps its CFA in rbx: push %rbx; mov %rsp,%rbx; and $-64,%rsp), _dl_fixup
    and the symbol lookup again.  Another thread sends the main thread
    SIGPROF every few microseconds; the handler walks the interrupted context
-   with gorc_backtrace_ucontext and with nongnu libunwind
-   (unw_init_local2 (..., UNW_INIT_SIGNAL_FRAME)).  In every sample the two
-   traces must be equal, address for address, and while the workload runs
-   gorc's must reach main.  The run goes on until at least WANT samples
+   with gorc_backtrace_ucontext, with gorc_cursor_init_ucontext and
+   gorc_cursor_step, and with nongnu libunwind (unw_init_local2 (...,
+   UNW_INIT_SIGNAL_FRAME)); it also calls gorc_backtrace, whose trace
+   crosses the signal frame.  In every sample the traces must be equal,
+   address for address (gorc_backtrace's from the interrupted ip on), and
+   while the workload runs gorc's must reach main.  The run goes on until at least WANT samples
    were taken inside ld.so and WANT of them went through a resolver frame
    (a return address in ld.so followed by one in the program's own code:
    the PLT call site), at most 20 s; if the machine cannot produce them,
@@ -107,6 +109,49 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
   int m = 0;
 
   CHECK (n >= 1 && n <= MAX, n);
+  /* The cursor API steps every frame with the general step (the walk
+     above takes a fast path for most frames): it must agree.  */
+  struct gorc_cursor gc;
+  int crc = gorc_cursor_init_ucontext (&gc, uc);
+  CHECK (crc == 0, crc);
+  CHECK ((void *) gc.ip == ours[0], 0);
+  for (int i = 1;; i++) {
+    crc = gorc_cursor_step (&gc);
+    if (crc != 1 || i == MAX) {
+      if (i < MAX && (i != n || crc != (rc < 0 ? rc : 0))) {
+        dump ("  gorc_backtrace_ucontext:", ours, n);
+        rt_puts ("  cursor stopped at frame ");
+        rt_putn (i);
+        rt_puts (" with ");
+        rt_putn (crc);
+        rt_puts ("\n");
+        FAIL ("the cursor walk and gorc_backtrace_ucontext differ, rc", rc);
+      }
+      break;
+    }
+    if (i >= n || (void *) gc.ip != ours[i]) {
+      dump ("  gorc_backtrace_ucontext:", ours, n);
+      FAIL ("the cursor walk and gorc_backtrace_ucontext differ at frame", i);
+    }
+  }
+  /* gorc_backtrace from the handler crosses the signal frame (rbx comes
+     from the ucontext there): from the interrupted ip on, the same.  */
+  void *all[MAX + 16];
+  int arc = gorc_backtrace (all, MAX + 16);
+  int an = gorc_backtrace_count (), j = 0;
+  while (j < an && all[j] != ours[0])
+    j++;
+  if (j == an || an - j != n || (rc < 0 ? arc != rc : arc != an)) {
+    dump ("  gorc_backtrace_ucontext:", ours, n);
+    dump ("  gorc_backtrace:         ", all, an);
+    FAIL ("gorc_backtrace from the handler differs, rc", arc);
+  }
+  for (int i = 0; i < n; i++)
+    if (all[j + i] != ours[i]) {
+      dump ("  gorc_backtrace_ucontext:", ours, n);
+      dump ("  gorc_backtrace:         ", all, an);
+      FAIL ("gorc_backtrace from the handler differs at frame", i);
+    }
   CHECK (unw_init_local2 (&cur, (unw_context_t *) uc, UNW_INIT_SIGNAL_FRAME) == 0, 0);
   do {
     unw_word_t uip;
