@@ -30,7 +30,7 @@ examples/demo-sampled 2>&1 >/dev/null | sed 's/^/   /'
 echo
 echo "== tools/gorc-prof: $demo -q run 100 times (one run is 15 ms), every thread sampled"
 echo "   on its CPU clock at -F 1000 through LD_PRELOAD=runtime/libgorc-preload.so"
-tools/gorc-prof -o examples/demo-prof -- sh -c \
+tools/gorc-prof -o examples/demo-prof --title='examples/demo -q, 100 runs (make demo)' -- sh -c \
   'i=0; while [ $i -lt 100 ]; do examples/demo -q >/dev/null; i=$((i + 1)); done' 2>&1 | sed 's/^/   /'
 echo "   top stacks (innermost 5 frames; count):"
 awk '{ print $NF "\t" $0 }' examples/demo-prof.folded | sort -t "$(printf '\t')" -k1,1nr | head -n 5 |

@@ -141,7 +141,7 @@ static void draw(struct ctx *c, const struct node *n, double x, int depth)
   fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
           "rx=\"2\" ry=\"2\"/>", x, y, w, FRAME_H - 1, r, g, b);
   size_t fit = (size_t)(w / CHAR_W);
-  if (fit >= 3) {
+  if (fit >= 5) {
     size_t len = strlen(n->name);
     fprintf(f, "<text x=\"%.1f\" y=\"%d\">", x + 3, y + FRAME_H - 4);
     if (len <= fit - 1) {
