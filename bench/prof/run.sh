@@ -2,10 +2,10 @@
 # make bench: the overhead of gorc-prof at 1 kHz.  Each workload runs
 # without the profiler and under `gorc-prof -F 1000` (everything
 # included: the preload, the timers, the walks, the writer thread and
-# gorc-prof's symbolization and SVG at the end), best of 3 wall-clock
-# times each; the ratio is profiled / plain.
+# gorc-prof's symbolization and SVG at the end): profiled / plain, in CPU
+# time and in wall time, the median over 7 interleaved rounds.
 #
-#   burn   testsuite/gorc.dropin/prof-burn.c: two threads, ~1 s of CPU each
+#   burn   testsuite/gorc.dropin/prof-burn.c: two threads, ~0.5 s of CPU each
 #   demo   the bundled example (examples/demo -q) run 100 times in a loop
 #          (short processes: start-up and exit costs dominate)
 #   lua    lua from make check-projects running a sort-heavy script, when built
@@ -18,33 +18,49 @@ mkdir -p "$WORK" || exit 2
 PROF=$GORC_ROOT/tools/gorc-prof
 [ -x "$PROF" ] || { echo "prof: tools/gorc-prof not built"; exit 2; }
 
-now() { date +%s.%N; }
-# best3 CMD...: the best wall time of three runs, in seconds
-best3() {
-  local best="" t0 t1 t i
-  for i in 1 2 3; do
-    t0=$(now)
-    "$@" >/dev/null 2>&1
-    t1=$(now)
-    t=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-    if [ -z "$best" ] || awk -v t="$t" -v b="$best" 'BEGIN { exit !(t < b) }'; then best=$t; fi
-  done
-  echo "$best"
+# run_time CMD...: "CPU WALL" of one run (CPU = user + sys of everything it
+# ran, in seconds).  CPU time is what the profiler adds (handler, writer
+# thread, gorc-prof's symbolization), and it is less disturbed than wall
+# time by other load on the machine.
+TIMEFORMAT='%3U %3S %3R'
+run_time() {
+  local u s r tf
+  tf=$(mktemp)
+  { time "$@" >/dev/null 2>&1 ; } 2>"$tf"
+  read -r u s r <"$tf"
+  rm -f "$tf"
+  awk -v u="$u" -v s="$s" -v r="$r" 'BEGIN { printf "%.3f %.3f\n", u + s, r }'
 }
 
-measure() { # NAME CMD...
+# measure NAME CMD...: 7 rounds, each the plain run then the profiled one
+# (interleaved, so that load from elsewhere hits both alike); the median
+# of the per-round ratios, and the best times.
+ROUNDS=${PROF_ROUNDS:-7}
+measure() {
   local name=$1
   shift
-  local plain prof samples
-  plain=$(best3 "$@")
-  prof=$(best3 "$PROF" -q -o "$WORK/$name" -- "$@")
+  local i a b out=""
+  for i in $(seq "$ROUNDS"); do
+    a=$(run_time "$@")
+    b=$(run_time "$PROF" -q -o "$WORK/$name" -- "$@")
+    out="$out$a $b"$'\n'
+  done
+  local samples
   samples=$(awk '{ n += $NF } END { print n + 0 }' "$WORK/$name.folded" 2>/dev/null)
-  echo "prof: $name: plain $plain s, under gorc-prof -F 1000 $prof s, ratio $(awk -v a="$prof" -v b="$plain" 'BEGIN { printf "%.3f", a / b }') ($samples samples in the last run)"
+  printf '%s' "$out" | awk -v name="$name" -v samples="$samples" '
+    NF == 4 { n++; rc[n] = $3 / $1; rw[n] = $4 / $2
+              if (!bc || $1 < bc) bc = $1; if (!bw || $2 < bw) bw = $2
+              if (!pc || $3 < pc) pc = $3; if (!pw || $4 < pw) pw = $4 }
+    function median(a, n,   i, j, t) {
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    END { printf "prof: %s: CPU ratio %.3f (median of %d rounds; best %.3f s plain, %.3f s profiled), wall ratio %.3f (best %.3f s / %.3f s); %d samples in the last run\n",
+                 name, median(rc, n), n, bc, pc, median(rw, n), bw, pw, samples }'
 }
 
 "$CC" -O2 -pthread -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.dropin/prof-burn.c" \
   -o "$WORK/burn" || { echo "prof: building the burn workload failed"; exit 2; }
-measure burn "$WORK/burn" 50000
+measure burn "$WORK/burn" 25000
 
 if [ -x "$GORC_ROOT/examples/demo" ] || make -s -C "$GORC_ROOT/examples" CC="$CC" demo >/dev/null 2>&1; then
   cat >"$WORK/demo-loop.sh" <<LOOP
