@@ -10,17 +10,19 @@
    from the module's file) are copied into one sorted table in mmap'd
    memory.  The handler only walks (gorc_backtrace_ucontext), binary
    searches that table and write(2)s: async-signal-safe throughout.
-   Names are printed as in the symbol table (C++ names stay mangled:
-   demangling allocates).  Modules loaded after the install are printed as
-   addresses only; each frame also shows MODULE+0xOFFSET for addr2line.  */
+   C++ names are demangled at install time when libstdc++'s
+   __cxa_demangle is loaded.  Modules loaded after the install are printed
+   as addresses only; each frame also shows MODULE+0xOFFSET for addr2line.  */
 
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -139,6 +141,11 @@ static void sort_syms(struct crash_sym *a, size_t n)
   }
 }
 
+/* libstdc++'s demangler when the program has it loaded (a C++ program):
+   names are demangled here, at install time, never in the handler.  */
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+static demangle_fn demangler;
+
 /* Read the function symbols of the ELF file PATH (loaded at BASE).  */
 static void load_symbols(const char *path, uint64_t base)
 {
@@ -185,7 +192,17 @@ static void load_symbols(const char *path, uint64_t base)
       continue;
     const char *nm = str + s[i].st_name;
     size_t len = strnlen(nm, strh->sh_size - s[i].st_name);
+    char *dem = NULL;
+    if (demangler && len > 2 && nm[0] == '_' && nm[1] == 'Z' && nm[len] == 0) {
+      int status = 0;
+      dem = demangler(nm, NULL, NULL, &status);
+      if (dem && status == 0) {
+        nm = dem;
+        len = strlen(dem);
+      }
+    }
     uint32_t off = pool_add(nm, len);
+    free(dem);
     if (off == UINT32_MAX || sym_add(base + s[i].st_value, s[i].st_size, off) != 0)
       break;
   }
@@ -259,6 +276,7 @@ __attribute__((visibility("default"))) int gorc_install_crash_handler(void)
       munmap(alt, CRASH_ALTSTACK);
   }
 
+  demangler = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
   nmods = 0;
   dl_iterate_phdr(add_module, NULL);
 
