@@ -1,7 +1,9 @@
 /* A variable defined in one unit and called from three: one trampoline
    (in the defining unit), every unit's calls go to it, and an update from
    another unit reaches all of them.  Each unit also has a `static`
-   variable named `local`: distinct trampolines, no link clash.  */
+   variable named `local`: distinct trampolines, no link clash.  Built
+   again with multi-b.c compiled without the plugin (it calls through the
+   pointer), every unit still sees every update.  */
 /* { dg-do run } */
 /* { dg-gorc-static run } */
 /* { dg-additional-sources "../support/multi-b.c ../support/multi-c.c" } */
@@ -42,3 +44,4 @@ main (void)
 /* { dg-final { gorc-static-sections } } */
 /* { dg-final { gorc-static-check } } */
 /* { dg-final { gorc-static-run-plain noplugin } } */
+/* { dg-final { gorc-static-run-mixed multi-b.c } } */
