@@ -6,7 +6,7 @@
 # configuration, as bench/run.sh does) or from a directory given in
 # PROJECTS_SRC holding already unpacked trees (zlib-*, bzip2-*, lua-*, tinyxml2-*).
 #
-#   testsuite/projects/run.sh [fetch] [PROJECT...]   (default: zlib bzip2 lua tinyxml2)
+#   testsuite/projects/run.sh [fetch] [PROJECT...]   (default: zlib zlib-lto bzip2 lua tinyxml2)
 #
 # Environment:
 #   GORC_ROOT       the gorc tree (default: two levels up)
@@ -36,7 +36,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 FETCH_ONLY=""
 if [ "${1:-}" = fetch ]; then FETCH_ONLY=1; shift; fi
-LIST=${*:-zlib bzip2 lua tinyxml2}
+LIST=${*:-zlib zlib-lto bzip2 lua tinyxml2}
 
 NPASS=0 NFAIL=0 NUNSUP=0
 pass() { echo "PASS: $*"; NPASS=$((NPASS + 1)); }
@@ -183,6 +183,17 @@ build_zlib() {
   cd "$WORK" || return
 }
 
+# zlib again with link-time optimisation (the plugin runs in lto1 at link time)
+build_zlib_lto() {
+  fresh_copy zlib 'zlib-*' zlib-lto || return
+  cd "$B" || return
+  step "zlib-lto: configure (CC=gorc-gcc CFLAGS='-O2 -flto' AR=gcc-ar)" "$LOG" env CC="$WRAP" CFLAGS="-O2 -flto" AR=gcc-ar ./configure &&
+  step "zlib-lto: make" "$LOG" make -j"$JOBS" AR=gcc-ar &&
+  step "zlib-lto: make test (its own tests)" "$LOG" make test &&
+  check_bins zlib-lto "$LOG" "$B"/libz.so.*.* "$B/example" "$B/minigzip"
+  cd "$WORK" || return
+}
+
 # tinyxml2 (C++): CMake with CMAKE_CXX_COMPILER=gorc-g++, its xmltest via ctest
 build_tinyxml2() {
   command -v cmake >/dev/null || { unsupported "tinyxml2: cmake not installed"; return; }
@@ -242,7 +253,7 @@ LUA
 if [ -n "$FETCH_ONLY" ]; then
   for p in $LIST; do
     case $p in
-    zlib) source_dir zlib 'zlib-*' ;;
+    zlib|zlib-lto) source_dir zlib 'zlib-*' ;;
     tinyxml2) source_dir tinyxml2 'tinyxml2-*' ;;
     bzip2) source_dir bzip2 'bzip2-*' ;;
     lua) source_dir lua5.4 'lua-*' ;;
@@ -260,10 +271,11 @@ cd "$WORK" || exit 2
 for p in $LIST; do
   case $p in
   zlib) build_zlib ;;
+  zlib-lto) build_zlib_lto ;;
   tinyxml2) build_tinyxml2 ;;
   bzip2) build_bzip2 ;;
   lua) build_lua ;;
-  *) fail "$p: unknown project (known: zlib bzip2 lua tinyxml2)" ;;
+  *) fail "$p: unknown project (known: zlib zlib-lto bzip2 lua tinyxml2)" ;;
   esac
 done
 echo "projects: $NPASS passed, $NFAIL failed, $NUNSUP unsupported"
