@@ -751,8 +751,8 @@ int main(int argc, char **argv)
       fprintf(stderr, "gorc-prof: %.0f samples per CPU second at -F %ld (CPU-time timers "
               "fire on the kernel tick: at most its HZ per thread)\n", (double)ns / cpu, hz);
     if (nprocs > (size_t)ended)
-      fprintf(stderr, "gorc-prof: %zu process%s did not exit normally; their last "
-              "samples may be missing\n", nprocs - (size_t)ended,
+      fprintf(stderr, "gorc-prof: %zu process%s ended without exit handlers (_exit, exec "
+              "or a signal): up to 10 ms of samples may be missing\n", nprocs - (size_t)ended,
               nprocs - (size_t)ended == 1 ? "" : "es");
     if (nprocs == 0)
       fprintf(stderr, "gorc-prof: no samples: the program was not profiled (a static "
