@@ -19,7 +19,9 @@
           anything else              -> GORC_RT_RBX_UNKNOWN
    A state whose CFA is UNDEFINED has rbp UNDEFINED.  Where libdw finds no
    FDE, the table must have no entry or an END entry (with rbx UNKNOWN);
-   where libdw fails on an FDE's program, UNDEFINED or END.
+   where libdw fails on an FDE's program, UNDEFINED or END.  Equal
+   consecutive rows must have been merged: no entry may repeat the one
+   the converter added before it (same FDE, rbx included).
 
    usage: oracle [-v] FILE...   prints "FILE: N/M bytes agree" per file and
    exits 1 on any disagreement.  */
@@ -241,9 +243,21 @@ static int check_file(const char *path)
       print_rbx(stdout, s[i].e.rbx_kind, s[i].e.rbx_off);
       printf("\n");
     }
-  size_t fdes = 0;
+  size_t fdes = 0, repeated = 0;
   for (size_t i = 0; i < b.count; i++)
     fdes += b.entries[i].cfa_kind == GORC_CFA_END;
+  /* Equal consecutive rows of an FDE (rbx included) are one entry: in
+     the converter's order, no entry may repeat the one before it.  */
+  for (size_t i = 1; i < b.count; i++) {
+    const struct gorc_rt_entry *p = &b.entries[i - 1], *q = &b.entries[i];
+    if (p->cfa_kind != GORC_CFA_END && q->cfa_kind != GORC_CFA_END && q->pc_off > p->pc_off
+        && p->cfa_kind == q->cfa_kind && p->cfa_reg == q->cfa_reg && p->cfa_off == q->cfa_off
+        && p->bp_kind == q->bp_kind && p->bp_reg == q->bp_reg && p->bp_off == q->bp_off
+        && p->rbx_kind == q->rbx_kind && p->rbx_off == q->rbx_off) {
+      if (repeated++ < 5)
+        fprintf(stderr, "%s: entry at %#x repeats the one at %#x\n", path, q->pc_off, p->pc_off);
+    }
+  }
 
   Dwarf_CFI *cfi = dwarf_getcfi_elf(elf);
   if (!cfi) {
@@ -307,16 +321,16 @@ static int check_file(const char *path)
          "SP %" PRIu64 ", BP %" PRIu64 ", REG %" PRIu64 ", DEREF %" PRIu64
          ", UNDEFINED %" PRIu64 " of which outermost %" PRIu64
          "; rbx SAME %" PRIu64 ", CFA %" PRIu64 ", UNKNOWN %" PRIu64
-         "; libdw errors %" PRIu64 "; %" PRIu64 " bytes without FDE: %s)\n",
+         "; repeated entries %zu; libdw errors %" PRIu64 "; %" PRIu64 " bytes without FDE: %s)\n",
          path, agree, total, fdes, b.count, kinds[1], kinds[2], kinds[3], kinds[4],
          kinds[5], outer, rbx_kinds[GORC_RT_RBX_SAME], rbx_kinds[GORC_RT_RBX_CFA],
-         rbx_kinds[GORC_RT_RBX_UNKNOWN], libdw_err, nofde,
-         shown ? "DISAGREE" : "all agree");
+         rbx_kinds[GORC_RT_RBX_UNKNOWN], repeated, libdw_err, nofde,
+         shown || repeated ? "DISAGREE" : "all agree");
   free(s);
   gorc_rt_builder_free(&b);
   elf_end(elf);
   close(fd);
-  return shown ? 1 : 0;
+  return shown || repeated ? 1 : 0;
 }
 
 int main(int argc, char **argv)
