@@ -1,7 +1,8 @@
 /* gorc-prof: the data file written by the sampler in libgorc-preload.so
    (runtime/src/prof.c) and read by tools/gorc-prof.c.
 
-   One file per profiled process, GORC_PROF_OUT.PID: the 8-byte magic, then
+   One file per profiled process image, GORC_PROF_OUT.PID (GORC_PROF_OUT.PID.N
+   after an exec): the 8-byte magic, then
    records, each a header and a body, LEN (header included) a multiple of 8.
    Addresses are absolute; MODULE records map them to files.  */
 

@@ -284,8 +284,13 @@ HIDDEN void gorc_prof_start(int (*real_create)(pthread_t *, const pthread_attr_t
 
   char path[4096];
   owner_pid = getpid();
+  /* OUT.PID, or OUT.PID.N after an exec in the same process */
   snprintf(path, sizeof path, "%s.%d", out, (int)owner_pid);
-  out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  out_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  for (int n = 1; out_fd < 0 && errno == EEXIST && n < 1000; n++) {
+    snprintf(path, sizeof path, "%s.%d.%d", out, (int)owner_pid, n);
+    out_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  }
   if (out_fd < 0)
     return;
   ring = mmap(NULL, sizeof(struct cell) * RING_CELLS, PROT_READ | PROT_WRITE,
