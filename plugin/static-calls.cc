@@ -298,7 +298,8 @@ const pass_data sc_pass_data = {
 
 struct sc_pass : public gimple_opt_pass {
   sc_pass(gcc::context *ctxt) : gimple_opt_pass(sc_pass_data, ctxt) {}
-  bool gate(function *) final override { return sc_enabled; }
+  /* Not x86-64 (-m32, -mx32): no trampolines, so no rewrite either.  */
+  bool gate(function *) final override { return sc_enabled && GORC_ARCH_TARGET_OK(); }
   unsigned int execute(function *fun) final override { return sc_execute(fun); }
 };
 
