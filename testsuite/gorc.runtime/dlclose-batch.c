@@ -1,0 +1,132 @@
+/* dlclose in batches: 100 copies of libgorc-dltest.so (distinct modules)
+   are dlopened, each unwound from inside, then all dlclosed, 40 times.
+   libgorc gives each closed module's table memory back but keeps the
+   range mapped (a handler may still read it) for later modules to reuse;
+   so after the first cycles, neither the number of mappings
+   (/proc/self/maps lines) nor the process's virtual size (statm) nor its
+   RSS may keep growing: between cycle 5 and cycle 40 each may grow by a
+   small slack only.  */
+/* { dg-do run } */
+/* { dg-gorc-runtime dlopen } */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "support/rt-test.h"
+
+#define COPIES 100
+#define CYCLES 40
+#define DEPTH 4
+#define MAPS_SLACK 8
+#define VSZ_SLACK (1L << 20)
+#define RSS_SLACK (1L << 20)
+
+typedef int (*dl_callback) (void *arg);
+typedef int (*dl_work_fn) (int depth, dl_callback cb, void *arg);
+
+static char tmpdir[] = "/tmp/gorc-batch-XXXXXX";
+static char paths[COPIES][128];
+static void *main_ra;
+
+static void
+statm (long *vsz, long *rss)
+{
+  FILE *f = fopen ("/proc/self/statm", "r");
+  CHECK (f && fscanf (f, "%ld %ld", vsz, rss) == 2, 0);
+  fclose (f);
+  *vsz *= sysconf (_SC_PAGESIZE);
+  *rss *= sysconf (_SC_PAGESIZE);
+}
+
+static int
+maps_lines (void)
+{
+  FILE *f = fopen ("/proc/self/maps", "r");
+  int c, n = 0;
+  CHECK (f != NULL, 0);
+  while ((c = getc (f)) != EOF)
+    n += c == '\n';
+  fclose (f);
+  return n;
+}
+
+static int
+deep (void *arg)
+{
+  void *ips[64];
+  int rc = gorc_backtrace (ips, 64), seen = 0;
+  CHECK (rc >= DEPTH + 4, rc);
+  for (int i = 0; i < rc; i++)
+    seen |= ips[i] == main_ra;
+  CHECK (seen, rc);
+  (void) arg;
+  return 1;
+}
+
+static void
+make_copies (void)
+{
+  void *h = dlopen ("libgorc-dltest.so", RTLD_NOW | RTLD_LOCAL);
+  struct link_map *lm;
+  CHECK (h && dlinfo (h, RTLD_DI_LINKMAP, &lm) == 0, 0);
+  int in = open (lm->l_name, O_RDONLY);
+  CHECK (in >= 0, 0);
+  static char buf[1 << 20];
+  ssize_t len = read (in, buf, sizeof buf);
+  CHECK (len > 0 && len < (ssize_t) sizeof buf, len);
+  close (in);
+  CHECK (dlclose (h) == 0, 0);
+  CHECK (mkdtemp (tmpdir) != NULL, 0);
+  for (int i = 0; i < COPIES; i++) {
+    snprintf (paths[i], sizeof paths[i], "%s/c%d.so", tmpdir, i);
+    int out = open (paths[i], O_WRONLY | O_CREAT | O_TRUNC, 0755);
+    CHECK (out >= 0 && write (out, buf, len) == len, i);
+    close (out);
+  }
+}
+
+__attribute__((noinline, noclone)) static void
+cycles (void)
+{
+  void *h[COPIES];
+  long vsz0 = 0, rss0 = 0, vsz, rss;
+  int maps0 = 0;
+  main_ra = __builtin_return_address (0);
+  for (int c = 0; c < CYCLES; c++) {
+    for (int i = 0; i < COPIES; i++) {
+      h[i] = dlopen (paths[i], RTLD_NOW | RTLD_LOCAL);
+      CHECK (h[i] != NULL, i);
+      dl_work_fn work = (dl_work_fn) dlsym (h[i], "dl_work");
+      CHECK (work != NULL && work (DEPTH, deep, NULL) >= 1, i);
+    }
+    for (int i = 0; i < COPIES; i++)
+      CHECK (dlclose (h[i]) == 0, i);
+    if (c + 1 == 5) {
+      statm (&vsz0, &rss0);
+      maps0 = maps_lines ();
+    }
+  }
+  statm (&vsz, &rss);
+  int maps = maps_lines ();
+  printf ("dlclose-batch: %d cycles of %d modules; since cycle 5: mappings %+d, "
+          "virtual size %+ld KiB, RSS %+ld KiB\n", CYCLES, COPIES, maps - maps0,
+          (vsz - vsz0) >> 10, (rss - rss0) >> 10);
+  fflush (stdout);
+  for (int i = 0; i < COPIES; i++)
+    unlink (paths[i]);
+  rmdir (tmpdir);
+  CHECK (maps - maps0 <= MAPS_SLACK, maps - maps0);
+  CHECK (vsz - vsz0 <= VSZ_SLACK, (vsz - vsz0) >> 10);
+  CHECK (rss - rss0 <= RSS_SLACK, (rss - rss0) >> 10);
+}
+
+int
+main (void)
+{
+  make_copies ();
+  cycles ();
+  return 0;
+}
