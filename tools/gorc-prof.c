@@ -10,8 +10,9 @@
    PREFIX.folded (flamegraph.pl's input: "root;...;leaf COUNT" lines),
    PREFIX.svg (a self-contained flame graph) and a summary with the
    functions most samples were in.  PREFIX defaults to PROGRAM's base name.
-   Symbols come from each module's ELF .symtab (else .dynsym) through
-   libelf; C++ names are demangled.  The exit status is PROGRAM's (a
+   Symbols come from each module's ELF .symtab (else the .symtab of its
+   separate debug file by build ID under /usr/lib/debug, else .dynsym)
+   through libelf; C++ names are demangled.  The exit status is PROGRAM's (a
    PROGRAM killed by a signal kills gorc-prof with the same signal).
 
    Environment: GORC_PRELOAD (path of libgorc-preload.so; default: next to
@@ -71,6 +72,7 @@ static char *xstrdup(const char *s)
 struct sym {
   uint64_t addr, size;
   const char *name;
+  int rank;            /* among aliases: 0 global, 1 weak, 2 local */
 };
 
 struct symfile {
@@ -87,20 +89,82 @@ static int sym_cmp(const void *a, const void *b)
   const struct sym *x = a, *y = b;
   if (x->addr != y->addr)
     return x->addr < y->addr ? -1 : 1;
-  /* sized symbols first among equals */
-  return (y->size != 0) - (x->size != 0);
+  /* among aliases: sized first, then global, weak, local, then the shorter name */
+  if ((x->size != 0) != (y->size != 0))
+    return (y->size != 0) - (x->size != 0);
+  if (x->rank != y->rank)
+    return x->rank - y->rank;
+  size_t lx = strlen(x->name), ly = strlen(y->name);
+  if (lx != ly)
+    return lx < ly ? -1 : 1;
+  return strcmp(x->name, y->name);
 }
 
-static const char *demangle(const char *name)
+/* NAME for display: a symbol version ("@@GLIBC_2.34") cut, C++ demangled.  */
+static const char *demangle(const char *sym)
 {
+  char *name = xstrdup(sym), *at = strchr(name, '@');
+  if (at && at != name)
+    *at = 0;
   if (name[0] != '_' || name[1] != 'Z')
-    return xstrdup(name);
+    return name;
   int status = 0;
   char *d = __cxa_demangle(name, NULL, NULL, &status);
-  if (d && status == 0)
+  if (d && status == 0) {
+    free(name);
     return d;
+  }
   free(d);
-  return xstrdup(name);
+  return name;
+}
+
+/* The separate debug file of E by its build ID, as Debian's -dbg and
+   -dbgsym packages install them: /usr/lib/debug/.build-id/xx/yyyy.debug
+   (it has the .symtab that a stripped library lacks).  */
+static int debug_file(Elf *e, char *out, size_t outlen)
+{
+  Elf_Scn *scn = NULL;
+  GElf_Shdr sh;
+  while ((scn = elf_nextscn(e, scn))) {
+    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+      continue;
+    Elf_Data *d = elf_getdata(scn, NULL);
+    size_t off = 0, name_off, desc_off;
+    GElf_Nhdr nh;
+    while (d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+      if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 || nh.n_descsz < 2 ||
+          memcmp((char *)d->d_buf + name_off, "GNU", 4) != 0)
+        continue;
+      const unsigned char *id = (const unsigned char *)d->d_buf + desc_off;
+      size_t len = (size_t)snprintf(out, outlen, "/usr/lib/debug/.build-id/%02x/", id[0]);
+      for (size_t i = 1; i < nh.n_descsz && len + 3 < outlen; i++)
+        len += (size_t)snprintf(out + len, outlen - len, "%02x", id[i]);
+      snprintf(out + len, outlen - len, ".debug");
+      return access(out, R_OK) == 0;
+    }
+  }
+  return 0;
+}
+
+static Elf *elf_open(const char *path, int *fd)
+{
+  *fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (*fd < 0)
+    return NULL;
+  Elf *e = elf_begin(*fd, ELF_C_READ, NULL);
+  if (!e)
+    close(*fd);
+  return e;
+}
+
+static int has_symtab(Elf *e)
+{
+  Elf_Scn *scn = NULL;
+  GElf_Shdr sh;
+  while ((scn = elf_nextscn(e, scn)))
+    if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
+      return 1;
+  return 0;
 }
 
 static struct symfile *load_symfile(const char *path)
@@ -115,13 +179,23 @@ static struct symfile *load_symfile(const char *path)
   f->next = symfiles;
   symfiles = f;
 
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  int fd;
+  Elf *e = elf_open(path, &fd);
+  if (!e)
     return f;
-  Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-  if (!e) {
-    close(fd);
-    return f;
+  char dbg[PATH_MAX];
+  if (!has_symtab(e) && debug_file(e, dbg, sizeof dbg)) {
+    int dfd;
+    Elf *de = elf_open(dbg, &dfd);
+    if (de && has_symtab(de)) {
+      elf_end(e);
+      close(fd);
+      e = de;
+      fd = dfd;
+    } else if (de) {
+      elf_end(de);
+      close(dfd);
+    }
   }
   Elf_Scn *scn = NULL, *tab = NULL;
   GElf_Shdr sh, tabsh;
@@ -155,6 +229,8 @@ static struct symfile *load_symfile(const char *path)
       f->syms[f->n].addr = s.st_value;
       f->syms[f->n].size = s.st_size;
       f->syms[f->n].name = demangle(nm);
+      int bind = GELF_ST_BIND(s.st_info);
+      f->syms[f->n].rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
       f->n++;
     }
     qsort(f->syms, f->n, sizeof *f->syms, sym_cmp);
