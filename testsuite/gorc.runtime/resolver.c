@@ -11,22 +11,27 @@
    UNW_INIT_SIGNAL_FRAME)); it also calls gorc_backtrace, whose trace
    crosses the signal frame.  In every sample the traces must be equal,
    address for address (gorc_backtrace's from the interrupted ip on), and
-   while the workload runs gorc's must reach main.  The run goes on until at least WANT samples
-   were taken inside ld.so and WANT of them went through a resolver frame
-   (a return address in ld.so followed by one in the program's own code:
-   the PLT call site), at most 20 s; if the machine cannot produce them,
-   the program says "UNSUPPORTED: ..." and dg-final reports that.
+   while the workload runs gorc's must reach main.
+
+   The run goes on until at least WANT samples were taken inside ld.so,
+   WANT went through a resolver frame (a return address in ld.so followed
+   by one in the program's own code: the PLT call site) and WANT_DEEPER of
+   those were interrupted below the resolver (in _dl_fixup or what it
+   calls, so that rbx had to be followed through those frames), at most
+   20 s; if the machine cannot produce them, the program says
+   "UNSUPPORTED: ..." and dg-final reports that.
 
    PLT stubs (the program's, libm's, ...) are the only code where gorc and
-   libunwind may differ: the linker's .eh_frame rule for .plt is a DWARF expression
-   (CFA = rsp + 8 + 8 * ((rip & 15) >= 11)), which gorc does not evaluate,
-   so a sample interrupted there may end with -GORC_EUNDEFINED at the first
-   step (counted, not compared); anything else there is compared too.  */
+   libunwind may differ: the linker's .eh_frame rule for .plt is a DWARF
+   expression (CFA = rsp + 8 + 8 * ((rip & 15) >= 11)), which gorc does
+   not evaluate, so a sample interrupted there may end with
+   -GORC_EUNDEFINED at the first step (counted, not compared); anything
+   else there is compared too.  */
 /* { dg-do run } */
 /* { dg-options "-O2 -fno-builtin" } */
 /* { dg-additional-options "-Wl,-z,lazy -Wl,--no-as-needed -lunwind -lm" } */
 /* { dg-gorc-runtime static } */
-/* { dg-final { upvar 1 output out name tn; if { ![info exists out] || ![regexp {resolver: } $out] } { unresolved "$tn resolver frames sampled (the program did not finish)" } elseif { [regexp {UNSUPPORTED: ([^\n]*)} $out -> why] } { unsupported "$tn resolver frames sampled: $why" } elseif { [regexp {resolver: [0-9]+ samples, [1-9][0-9]* in ld.so, [1-9][0-9]* through the resolver} $out] } { pass "$tn resolver frames sampled" } else { fail "$tn resolver frames sampled" } } } */
+/* { dg-final { upvar 1 output out name tn; if { ![info exists out] || ![regexp {resolver: } $out] } { unresolved "$tn resolver frames sampled (the program did not finish)" } elseif { [regexp {UNSUPPORTED: ([^\n]*)} $out -> why] } { unsupported "$tn resolver frames sampled: $why" } elseif { [regexp {resolver: [0-9]+ samples, [1-9][0-9]* in ld.so, [1-9][0-9]* through the resolver, [1-9][0-9]* below it} $out] } { pass "$tn resolver frames sampled" } else { fail "$tn resolver frames sampled" } } } */
 
 #define _GNU_SOURCE
 #include <elf.h>
@@ -45,6 +50,7 @@
 
 #define MAX 128
 #define WANT 300
+#define WANT_DEEPER 50
 #define TIME_LIMIT_NS (20LL * 1000000000)
 
 /* Address ranges: the executable segments of ld.so and of this program,
@@ -63,7 +69,7 @@ in_ranges (const struct range *r, int n, uintptr_t a)
   return 0;
 }
 
-static atomic_int samples, ldso_samples, resolver_samples, plt_samples;
+static atomic_int samples, ldso_samples, resolver_samples, deeper_samples, plt_samples;
 static atomic_int in_workload;
 static void *main_ra;   /* the return address into main of run_workload */
 
@@ -181,13 +187,17 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
   atomic_fetch_add (&samples, 1);
   if (!atomic_load (&in_workload))
     return;
-  int reaches_main = 0, through_resolver = 0;
+  int reaches_main = 0, through_resolver = 0, deeper = 0;
   for (int i = 0; i < n; i++) {
     if (ours[i] == main_ra)
       reaches_main = 1;
     if (i > 0 && in_ranges (ldso, n_ldso, (uintptr_t) ours[i - 1])
-        && in_ranges (self_text, n_self, (uintptr_t) ours[i]))
+        && in_ranges (self_text, n_self, (uintptr_t) ours[i])) {
       through_resolver = 1;
+      /* Interrupted below the resolver (in _dl_fixup or what it calls):
+         rbx had to be followed through those frames.  */
+      deeper = i >= 2 && in_ranges (ldso, n_ldso, (uintptr_t) ours[0]);
+    }
   }
   if (!reaches_main) {
     dump ("  gorc:", ours, n);
@@ -197,6 +207,8 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
     atomic_fetch_add (&ldso_samples, 1);
   if (through_resolver)
     atomic_fetch_add (&resolver_samples, 1);
+  if (deeper)
+    atomic_fetch_add (&deeper_samples, 1);
 }
 
 /* ---- the lazily bound calls ---- */
@@ -392,7 +404,8 @@ run_workload (void)
   main_ra = __builtin_return_address (0);
   atomic_store (&in_workload, 1);
   double s = 0;
-  while (atomic_load (&ldso_samples) < WANT || atomic_load (&resolver_samples) < WANT) {
+  while (atomic_load (&ldso_samples) < WANT || atomic_load (&resolver_samples) < WANT
+         || atomic_load (&deeper_samples) < WANT_DEEPER) {
     if (now_ns () - t0 > TIME_LIMIT_NS) {
       timed_out = 1;
       break;
@@ -461,10 +474,13 @@ main (int argc, char **argv)
   atomic_store (&s.stop, 1);
   pthread_join (th, NULL);
 
-  printf ("resolver: %d samples, %d in ld.so, %d through the resolver, %d in the PLT, %d rounds\n",
+  printf ("resolver: %d samples, %d in ld.so, %d through the resolver, %d below it, "
+          "%d in the PLT, %d rounds\n",
           atomic_load (&samples), atomic_load (&ldso_samples),
-          atomic_load (&resolver_samples), atomic_load (&plt_samples), rounds);
+          atomic_load (&resolver_samples), atomic_load (&deeper_samples),
+          atomic_load (&plt_samples), rounds);
   if (timed_out)
-    printf ("UNSUPPORTED: fewer than %d samples in ld.so / through the resolver in 20 s\n", WANT);
+    printf ("UNSUPPORTED: fewer than %d samples in ld.so / through the resolver, or %d "
+            "below it, in 20 s\n", WANT, WANT_DEEPER);
   return 0;
 }
