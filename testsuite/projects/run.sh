@@ -4,9 +4,9 @@
 # and gorc-check on what they built.  Nothing is vendored: the sources come
 # from Debian source packages (apt-get source through a private apt
 # configuration, as bench/run.sh does) or from a directory given in
-# PROJECTS_SRC holding already unpacked trees (zlib-*, bzip2-*, lua-*, tinyxml2-*).
+# PROJECTS_SRC holding already unpacked trees (zlib-*, bzip2-*, lua-*, gzip-*, tinyxml2-*).
 #
-#   testsuite/projects/run.sh [fetch] [PROJECT...]   (default: zlib zlib-lto bzip2 lua tinyxml2)
+#   testsuite/projects/run.sh [fetch] [PROJECT...]   (default: zlib zlib-lto bzip2 lua gzip tinyxml2)
 #
 # Environment:
 #   GORC_ROOT       the gorc tree (default: two levels up)
@@ -36,7 +36,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 
 FETCH_ONLY=""
 if [ "${1:-}" = fetch ]; then FETCH_ONLY=1; shift; fi
-LIST=${*:-zlib zlib-lto bzip2 lua tinyxml2}
+LIST=${*:-zlib zlib-lto bzip2 lua gzip tinyxml2}
 
 NPASS=0 NFAIL=0 NUNSUP=0
 pass() { echo "PASS: $*"; NPASS=$((NPASS + 1)); }
@@ -194,6 +194,17 @@ build_zlib_lto() {
   cd "$WORK" || return
 }
 
+# gzip: an autoconf configure (CC=gorc-gcc), make, make check (its test suite)
+build_gzip() {
+  fresh_copy gzip 'gzip-*' gzip || return
+  cd "$B" || return
+  step "gzip: ./configure CC=gorc-gcc (autoconf)" "$LOG" ./configure CC="$WRAP" &&
+  step "gzip: make" "$LOG" make -j"$JOBS" &&
+  step "gzip: make check (its own tests)" "$LOG" make -j"$JOBS" check &&
+  check_bins gzip "$LOG" "$B/gzip"
+  cd "$WORK" || return
+}
+
 # tinyxml2 (C++): CMake with CMAKE_CXX_COMPILER=gorc-g++, its xmltest via ctest
 build_tinyxml2() {
   command -v cmake >/dev/null || { unsupported "tinyxml2: cmake not installed"; return; }
@@ -255,6 +266,7 @@ if [ -n "$FETCH_ONLY" ]; then
     case $p in
     zlib|zlib-lto) source_dir zlib 'zlib-*' ;;
     tinyxml2) source_dir tinyxml2 'tinyxml2-*' ;;
+    gzip) source_dir gzip 'gzip-*' ;;
     bzip2) source_dir bzip2 'bzip2-*' ;;
     lua) source_dir lua5.4 'lua-*' ;;
     *) false ;;
@@ -273,9 +285,10 @@ for p in $LIST; do
   zlib) build_zlib ;;
   zlib-lto) build_zlib_lto ;;
   tinyxml2) build_tinyxml2 ;;
+  gzip) build_gzip ;;
   bzip2) build_bzip2 ;;
   lua) build_lua ;;
-  *) fail "$p: unknown project (known: zlib zlib-lto bzip2 lua tinyxml2)" ;;
+  *) fail "$p: unknown project (known: zlib zlib-lto bzip2 lua gzip tinyxml2)" ;;
   esac
 done
 echo "projects: $NPASS passed, $NFAIL failed, $NUNSUP unsupported"
