@@ -440,6 +440,10 @@ static void sc_finish_unit(void *, void *)
             "\t.byte\t%d, %d\n\t.short\t0\n\t.long\t%s - .\n",
             u, i, u, i, GORC_SC_VERSION, GORC_SC_DESC_SIZE, ret0);
   fputs("\t.popsection\n", f);
+  /* The call-site table may be empty in this module: an empty piece
+     defines its __start_/__stop_ all the same.  */
+  fprintf(f, "\t.pushsection\t%s,\"a\",@progbits\n\t.p2align\t2\n\t.popsection\n",
+          GORC_SC_SITES_SECTION);
 
   /* One note per linked module (COMDAT group), kept by --gc-sections.  */
   fprintf(f,
@@ -453,12 +457,91 @@ static void sc_finish_unit(void *, void *)
           "\t.hidden\t__stop_%s\n"
           "\t.long\t__start_%s - .\n"
           "\t.long\t__stop_%s - .\n"
+          "\t.hidden\t__start_%s\n"
+          "\t.hidden\t__stop_%s\n"
+          "\t.long\t__start_%s - .\n"
+          "\t.long\t__stop_%s - .\n"
           "\t.popsection\n",
           GORC_SC_NOTE_SECTION, GORC_SC_VERSION,
           (int)sizeof GORC_NOTE_NAME, GORC_SC_NOTE_DESC_SIZE, GORC_SC_NOTE_TYPE,
           GORC_NOTE_NAME, GORC_SC_VERSION, GORC_SC_DESC_SECTION, GORC_SC_DESC_SECTION,
-          GORC_SC_DESC_SECTION, GORC_SC_DESC_SECTION);
+          GORC_SC_DESC_SECTION, GORC_SC_DESC_SECTION, GORC_SC_SITES_SECTION,
+          GORC_SC_SITES_SECTION, GORC_SC_SITES_SECTION, GORC_SC_SITES_SECTION);
 }
+
+/* ---- call sites (RTL, after the records pass) ----
+
+   Each call or sibling call to a trampoline gets a label right before its
+   instruction (a NOTE_INSN_DELETED_LABEL, as the records pass places
+   them: final prints the label and nothing else, the code is unchanged)
+   and an entry (site - ., trampoline - .) in gorc_static_call_sites, in
+   the function's COMDAT group when it has one, so libgorc can patch the
+   call in place.  */
+
+static bool sc_is_tramp_symbol(rtx x)
+{
+  if (!x || GET_CODE(x) != SYMBOL_REF)
+    return false;
+  tree decl = SYMBOL_REF_DECL(x);
+  if (!decl || TREE_CODE(decl) != FUNCTION_DECL || !DECL_ARTIFICIAL(decl))
+    return false;
+  const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl));
+  return strncmp(name, GORC_SC_TRAMP_PREFIX, strlen(GORC_SC_TRAMP_PREFIX)) == 0;
+}
+
+static unsigned int sc_sites_execute(function *fun)
+{
+  FILE *f = asm_out_file;
+  tree group = decl_comdat_group_id(fun->decl);
+
+  for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+    if (!CALL_P(insn))
+      continue;
+    rtx call = get_call_rtx_from(insn);
+    if (!call || !MEM_P(XEXP(call, 0)))
+      continue;
+    rtx target = XEXP(XEXP(call, 0), 0);
+    if (!sc_is_tramp_symbol(target))
+      continue;
+    rtx_code_label *label = gen_label_rtx();
+    rtx_insn *note = emit_label_before(label, insn);
+    PUT_CODE(note, NOTE);
+    NOTE_KIND(note) = NOTE_INSN_DELETED_LABEL;
+    NOTE_DELETED_LABEL_NAME(note) = NULL;
+    char buf[GORC_LABEL_MAX];
+    ASM_GENERATE_INTERNAL_LABEL(buf, "L", CODE_LABEL_NUMBER(note));
+
+    if (group)
+      fprintf(f, "\t.pushsection\t%s,\"aG\",@progbits,%s,comdat\n", GORC_SC_SITES_SECTION,
+              IDENTIFIER_POINTER(group));
+    else
+      fprintf(f, "\t.pushsection\t%s,\"a\",@progbits\n", GORC_SC_SITES_SECTION);
+    fputs("\t.p2align\t2\n\t.long\t", f);
+    assemble_name_raw(f, buf[0] == '*' ? buf + 1 : buf);
+    fputs(" - .\n\t.long\t", f);
+    assemble_name(f, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(SYMBOL_REF_DECL(target))));
+    fputs(" - .\n\t.popsection\n", f);
+  }
+  return 0;
+}
+
+namespace {
+
+const pass_data sc_sites_pass_data = {
+  RTL_PASS,
+  "gorc_static_call_sites",
+  OPTGROUP_NONE,
+  TV_NONE,
+  0, 0, 0, 0, 0
+};
+
+struct sc_sites_pass : public rtl_opt_pass {
+  sc_sites_pass(gcc::context *ctxt) : rtl_opt_pass(sc_sites_pass_data, ctxt) {}
+  bool gate(function *) final override { return sc_enabled && GORC_ARCH_TARGET_OK(); }
+  unsigned int execute(function *fun) final override { return sc_sites_execute(fun); }
+};
+
+} // namespace
 
 /* ---- registration ---- */
 
@@ -487,4 +570,10 @@ void gorc_static_calls_init(const char *plugin_name)
     new sc_pass(g), GORC_GCC_SSA_PASS, 1, PASS_POS_INSERT_AFTER
   };
   register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  /* Registered before the records pass (gorc-plugin.cc), so inserted
+     after it: the records pass never sees these label notes.  */
+  struct register_pass_info sites = {
+    new sc_sites_pass(g), GORC_GCC_CFI_PASS, 1, PASS_POS_INSERT_AFTER
+  };
+  register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &sites);
 }

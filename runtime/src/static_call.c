@@ -74,6 +74,9 @@ static int sc_nmodules;
 static int sc_no_alias = -1;   /* GORC_STATIC_CALL_NO_ALIAS, read once */
 static int sc_membarrier;      /* 0 not tried, 1 registered, -1 unavailable */
 static int sc_last_method;
+static int sc_patch_sites = -1;  /* GORC_STATIC_CALL_SITES, or the API */
+static long sc_sites_patched;   /* call sites rewritten by the last update */
+static int sc_sites_ever;       /* some call site was ever patched */
 static uint64_t sc_cookie_seq;
 static pthread_once_t sc_atfork_once = PTHREAD_ONCE_INIT;
 
@@ -249,6 +252,7 @@ struct sc_find {
   uintptr_t var;
   uintptr_t fn;
   int result;   /* 1 = not found yet */
+  const unsigned char *sites, *sites_end;  /* this module's call sites */
 };
 
 static struct sc_module *sc_module_for(const struct sc_desc *start, const struct sc_desc *stop)
@@ -330,6 +334,63 @@ static int sc_patch(const struct sc_desc *start, const struct sc_desc *stop,
   return GORC_SC_VIA_MPROTECT;
 }
 
+/* ---- call sites in place ---- */
+
+struct sc_site {
+  int32_t site;
+  int32_t tramp;
+};
+
+/* Point every patchable call site of TRAMP at DEST (the new target, the
+   return-0 stub, or TRAMP itself when DEST is out of rel32 range).  A
+   site is patchable when it is a `call rel32` (e8) or `jmp rel32` (e9)
+   whose rel32 lies inside one aligned 8-byte word: one aligned 8-byte
+   store then replaces it (the other bytes of the word are stored
+   unchanged; only libgorc writes code, under its mutex).  Sites are
+   grouped by page: one mprotect pair per page.  Returns the number of
+   sites rewritten.  */
+static long sc_patch_sites_of(const struct sc_find *f, uintptr_t tramp, uintptr_t dest)
+{
+  long n = 0;
+  uintptr_t open_page = 0;
+  int page_ok = 0;
+  for (const unsigned char *p = f->sites; p + sizeof(struct sc_site) <= f->sites_end;
+       p += GORC_SC_SITE_SIZE) {
+    const struct sc_site *s = (const void *)p;
+    uintptr_t t = (uintptr_t)&s->tramp + (intptr_t)s->tramp;
+    if (t != tramp)
+      continue;
+    uintptr_t site = (uintptr_t)&s->site + (intptr_t)s->site;
+    unsigned char op = *(volatile unsigned char *)site;
+    if ((op != 0xe8 && op != 0xe9) || (site + 1) % 8 > 4)
+      continue;
+    int64_t rel = (int64_t)(dest - (site + 5));
+    if (rel != (int32_t)rel)
+      rel = (int64_t)(tramp - (site + 5));
+    if (rel != (int32_t)rel)
+      continue;
+    uintptr_t pg = site & ~(uintptr_t)(SC_PAGE - 1);
+    if (pg != open_page) {
+      if (open_page && page_ok)
+        mprotect((void *)open_page, SC_PAGE, PROT_READ | PROT_EXEC);
+      open_page = pg;
+      /* Stays executable: other threads may be running this page.  */
+      page_ok = mprotect((void *)pg, SC_PAGE, PROT_READ | PROT_WRITE | PROT_EXEC) == 0;
+    }
+    if (!page_ok)
+      continue;
+    uint64_t *word = (uint64_t *)((site + 1) & ~(uintptr_t)7);
+    uint64_t w = __atomic_load_n(word, __ATOMIC_RELAXED);
+    int32_t r = (int32_t)rel;
+    memcpy((unsigned char *)&w + ((site + 1) & 7), &r, 4);
+    __atomic_store_n(word, w, __ATOMIC_RELEASE);
+    n++;
+  }
+  if (open_page && page_ok)
+    mprotect((void *)open_page, SC_PAGE, PROT_READ | PROT_EXEC);
+  return n;
+}
+
 static int sc_update_in(const struct sc_desc *start, const struct sc_desc *stop,
                         struct sc_find *f)
 {
@@ -353,6 +414,16 @@ static int sc_update_in(const struct sc_desc *start, const struct sc_desc *stop,
     if (r < 0) {
       __atomic_store_n((void **)var, old, __ATOMIC_RELEASE);
       return r;
+    }
+    /* Sites after the trampoline: a site pointing at the trampoline is
+       always right, one pointing at the old target is not any more.  */
+    sc_sites_patched = 0;
+    if (sc_patch_sites > 0 && f->sites) {
+      sc_sites_ever = 1;
+      sc_sites_patched = sc_patch_sites_of(f, tramp, f->fn ? f->fn : ret0);
+    } else if (sc_sites_ever && f->sites) {
+      /* Turned off again: sites patched before go back to the trampoline.  */
+      sc_patch_sites_of(f, tramp, tramp);
     }
     sc_sync_cores();
     sc_last_method = r;
@@ -386,6 +457,8 @@ static int sc_phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
           (const void *)(desc + 4 + (int32_t)rd32(desc + 4));
         const struct sc_desc *stop =
           (const void *)(desc + 8 + (int32_t)rd32(desc + 8));
+        f->sites = desc + 12 + (int32_t)rd32(desc + 12);
+        f->sites_end = desc + 16 + (int32_t)rd32(desc + 16);
         int r = sc_update_in(start, stop, f);
         if (r <= 0) {
           f->result = r;
@@ -407,7 +480,11 @@ SC_EXPORT int gorc_static_call_set(void *var, void (*fn)(void))
     const char *e = getenv("GORC_STATIC_CALL_NO_ALIAS");
     sc_no_alias = e && *e && *e != '0';
   }
-  struct sc_find f = { (uintptr_t)var, (uintptr_t)fn, 1 };
+  if (sc_patch_sites < 0) {
+    const char *e = getenv("GORC_STATIC_CALL_SITES");
+    sc_patch_sites = e && *e && *e != '0';
+  }
+  struct sc_find f = { (uintptr_t)var, (uintptr_t)fn, 1, NULL, NULL };
   dl_iterate_phdr(sc_phdr_cb, &f);
   if (f.result == 1) {
     /* No trampoline: its defining unit was built without the rewrite.  */
@@ -417,6 +494,20 @@ SC_EXPORT int gorc_static_call_set(void *var, void (*fn)(void))
   }
   pthread_mutex_unlock(&sc_lock);
   return f.result;
+}
+
+SC_EXPORT int gorc_static_call_patch_sites(int on)
+{
+  pthread_mutex_lock(&sc_lock);
+  int old = sc_patch_sites > 0;
+  sc_patch_sites = on != 0;
+  pthread_mutex_unlock(&sc_lock);
+  return old;
+}
+
+SC_EXPORT long gorc_static_call_sites_patched(void)
+{
+  return __atomic_load_n(&sc_sites_patched, __ATOMIC_RELAXED);
 }
 
 SC_EXPORT int gorc_static_call_last_method(void)

@@ -66,6 +66,18 @@ int gorc_static_call_set(void *var, void (*fn)(void));
 #define GORC_SC_VIA_MPROTECT 2 /* page briefly made writable */
 int gorc_static_call_last_method(void);
 
+/* Call sites patched in place (off unless enabled here or with the
+   environment variable GORC_STATIC_CALL_SITES=1): each later update also
+   rewrites the rel32 of every recorded `call`/`jmp` to the trampoline
+   whose rel32 lies inside one aligned 8-byte word (the others keep going
+   through the trampoline), so those calls reach the target directly.  The
+   text page is made writable+executable for the stores and read+exec
+   again.  Turned off again, later updates point patched sites back at
+   the trampoline.  Returns the previous setting.  */
+int gorc_static_call_patch_sites(int on);
+/* How many call sites the last update rewrote in place.  */
+long gorc_static_call_sites_patched(void);
+
 #ifdef __cplusplus
 }
 #define gorc_static_call_update(var, fn)                                     \
@@ -92,7 +104,11 @@ int gorc_static_call_last_method(void);
      uint8 version (GORC_SC_VERSION), uint8 size (16), uint16 flags (0)
      int32 ret0   (the unit's return-0 stub - &ret0: the NULL target)
    found through a note (owner "gorc", type GORC_SC_NOTE_TYPE, section
-   .note.gorc.sc): int32 version, int32 start - ., int32 end - . .
+   .note.gorc.sc): int32 version, int32 start - ., int32 end - . (the
+   descriptors), int32 start - ., int32 end - . (the call sites).
+   Section gorc_static_call_sites: 8 bytes per rewritten call site,
+     int32 site   (the call/jmp instruction - &site)
+     int32 tramp  (the trampoline it calls - &tramp)
    Trampolines: section gorc_static_call_text, one page-aligned block per
    unit: an 8-byte header (0xcc.., a cookie once libgorc aliased the page),
    the 8-byte return-0 stub, then one 8-byte-aligned 8-byte trampoline per
@@ -100,8 +116,10 @@ int gorc_static_call_last_method(void);
 #define GORC_SC_VERSION 1
 #define GORC_SC_DESC_SIZE 16
 #define GORC_SC_NOTE_TYPE 2
-#define GORC_SC_NOTE_DESC_SIZE 12
+#define GORC_SC_NOTE_DESC_SIZE 20
 #define GORC_SC_DESC_SECTION "gorc_static_calls"
+#define GORC_SC_SITES_SECTION "gorc_static_call_sites"
+#define GORC_SC_SITE_SIZE 8
 #define GORC_SC_TEXT_SECTION "gorc_static_call_text"
 #define GORC_SC_NOTE_SECTION ".note.gorc.sc"
 #define GORC_SC_TRAMP_PREFIX "__gorc_sc_tramp_"
