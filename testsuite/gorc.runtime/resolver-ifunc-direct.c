@@ -92,7 +92,7 @@ main (int argc, char **argv)
   dl_ifunc_hook = hook;
   CHECK (first_call () == 2, 0);
   printf ("gorc_backtrace rc %d (%s), %d frames; cursor walk %d frames, last step %d\n",
-          bt_rc, gorc_strerror (bt_rc), bt_n, cur_n, cur_rc);
+          bt_rc, bt_rc < 0 ? gorc_strerror (bt_rc) : "complete", bt_n, cur_n, cur_rc);
   dump ("  gorc_backtrace:", bt, bt_n);
   dump ("  cursor walk:   ", cur, cur_n);
   fflush (stdout);
