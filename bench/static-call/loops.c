@@ -22,6 +22,37 @@ NAME (static_loop) (long n)
     acc += bench_static_ptr ((int) i);
   return acc;
 }
+
+/* The same with K nop bytes in front of the loop (not realigned, so the
+   nops move it): one of the eight puts the call where its rel32 can be
+   patched in place (libgorc patches a site only if its rel32 lies in one
+   aligned 8-byte word).  */
+#define SITE_LOOP(k)							\
+  __attribute__ ((noipa, optimize ("align-loops=1"))) long		\
+  NAME (static_loop_##k) (long n)					\
+  {									\
+    long acc = 0;							\
+    __asm__ volatile (".skip 8 + " #k ", 0x90");			\
+    for (long i = 0; i < n; i++)					\
+      acc += bench_static_ptr ((int) i);				\
+    return acc;								\
+  }
+SITE_LOOP (0) SITE_LOOP (1) SITE_LOOP (2) SITE_LOOP (3)
+SITE_LOOP (4) SITE_LOOP (5) SITE_LOOP (6) SITE_LOOP (7)
+
+/* Their direct-call twins, same layout: the reference for each.  */
+#define DIRECT_LOOP(k)							\
+  __attribute__ ((noipa, optimize ("align-loops=1"))) long		\
+  NAME (direct_loop_##k) (long n)					\
+  {									\
+    long acc = 0;							\
+    __asm__ volatile (".skip 8 + " #k ", 0x90");			\
+    for (long i = 0; i < n; i++)					\
+      acc += bench_target ((int) i);					\
+    return acc;								\
+  }
+DIRECT_LOOP (0) DIRECT_LOOP (1) DIRECT_LOOP (2) DIRECT_LOOP (3)
+DIRECT_LOOP (4) DIRECT_LOOP (5) DIRECT_LOOP (6) DIRECT_LOOP (7)
 #endif
 
 __attribute__ ((noipa)) long

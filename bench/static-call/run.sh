@@ -1,8 +1,9 @@
 #!/bin/bash
 # make bench, static calls: ns per call for a direct call, a plain indirect
 # call, a retpoline (-mindirect-branch=thunk) and a gorc static call in the
-# same retpoline build, as ratios to the direct call of the same run; then
-# the cost of one gorc_static_call_update, through the memfd alias and with
+# same retpoline build, as ratios to the direct call of the same run; a
+# call site patched in place against its direct twin; then the cost of one
+# gorc_static_call_update, through the memfd alias and with
 # the mprotect fallback (GORC_STATIC_CALL_NO_ALIAS=1).
 set -u
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}

@@ -1,18 +1,71 @@
 /* make bench: the cost of a call through a gorc static call against a
    direct call, a plain indirect call and a retpoline, as ns per call and
-   as ratios to the direct call measured in the same run; then the cost of
-   one gorc_static_call_update.  */
+   as ratios to the direct call measured in the same run; a call site
+   patched in place (gorc_static_call_patch_sites) against a direct call
+   of the same code layout; then the cost of one gorc_static_call_update.  */
 #define _GNU_SOURCE
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <gorc/static_call.h>
 
-long direct_loop_plain (long), indirect_loop_plain (long);
-long direct_loop_retpo (long), indirect_loop_retpo (long), static_loop_retpo (long);
 int bench_target (int), bench_other (int);
 extern int (*bench_static_ptr) (int);
+long direct_loop_plain (long), indirect_loop_plain (long);
+long direct_loop_retpo (long), indirect_loop_retpo (long), static_loop_retpo (long);
+long static_loop_0_retpo (long), static_loop_1_retpo (long), static_loop_2_retpo (long),
+  static_loop_3_retpo (long), static_loop_4_retpo (long), static_loop_5_retpo (long),
+  static_loop_6_retpo (long), static_loop_7_retpo (long);
+long direct_loop_0_retpo (long), direct_loop_1_retpo (long), direct_loop_2_retpo (long),
+  direct_loop_3_retpo (long), direct_loop_4_retpo (long), direct_loop_5_retpo (long),
+  direct_loop_6_retpo (long), direct_loop_7_retpo (long);
+static long (*const direct_loops[8]) (long) = {
+  direct_loop_0_retpo, direct_loop_1_retpo, direct_loop_2_retpo, direct_loop_3_retpo,
+  direct_loop_4_retpo, direct_loop_5_retpo, direct_loop_6_retpo, direct_loop_7_retpo
+};
+static long (*const site_loops[8]) (long) = {
+  static_loop_0_retpo, static_loop_1_retpo, static_loop_2_retpo, static_loop_3_retpo,
+  static_loop_4_retpo, static_loop_5_retpo, static_loop_6_retpo, static_loop_7_retpo
+};
+
+/* Which call site a loop uses: a target that records its return address.  */
+static uintptr_t probe_site;
+__attribute__ ((noipa)) static int
+probe_target (int x)
+{
+  probe_site = (uintptr_t) __builtin_return_address (0) - 5;
+  return x + 1;
+}
+
+/* Which of the eight loops have a call site libgorc patches in place
+   (rel32 inside one aligned 8-byte word): a bit mask, and their sites.  */
+static uintptr_t loop_site[8];
+static int
+patchable_loops (void)
+{
+  int mask = 0;
+  gorc_static_call_update (bench_static_ptr, probe_target);
+  for (int k = 0; k < 8; k++)
+    {
+      probe_site = 0;
+      site_loops[k] (1);
+      loop_site[k] = probe_site;
+      if (probe_site && ((unsigned char *) probe_site)[0] == 0xe8
+	  && (probe_site + 1) % 8 <= 4)
+	mask |= 1 << k;
+    }
+  gorc_static_call_update (bench_static_ptr, bench_target);
+  return mask;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
 
 static double
 now (void)
@@ -91,11 +144,74 @@ main (int argc, char **argv)
       t = time_loop (indirect_loop_retpo, n, 3); ir = round ? (t < ir ? t : ir) : t;
       t = time_loop (static_loop_retpo, n, 3);  s = round ? (t < s ? t : s) : t;
     }
-  printf ("calls: ns per call (loop included), ratio to the direct call; %ld calls, best of 9\n", n);
+  printf ("calls: ns per call (loop included), best of 9 runs of %ld calls; ratio to the\n"
+	  "calls: direct call (and, in brackets, to the direct call of the same retpoline build)\n", n);
   printf ("calls: direct                        %6.2f ns  1.00x\n", d);
   printf ("calls: plain indirect                %6.2f ns  %.2fx\n", i, i / d);
-  printf ("calls: direct (retpoline build)      %6.2f ns  %.2fx\n", dr, dr / d);
-  printf ("calls: retpoline indirect            %6.2f ns  %.2fx\n", ir, ir / d);
-  printf ("calls: gorc static call (retpoline)  %6.2f ns  %.2fx  (bar: <= 1.10x)\n", s, s / d);
+  printf ("calls: direct (retpoline build)      %6.2f ns  %.2fx  [1.00x]\n", dr, dr / d);
+  printf ("calls: retpoline indirect            %6.2f ns  %.2fx  [%.2fx]\n", ir, ir / d, ir / dr);
+  printf ("calls: gorc static call (retpoline)  %6.2f ns  %.2fx  [%.2fx]  (bar: <= 1.10x)\n",
+	  s, s / d, s / dr);
+
+  /* Call sites patched in place: each of the eight loop layouts whose
+     site is patchable against its direct-call twin of the same layout
+     (code placement moves these loops by 10-30%, so only twins compare).  */
+  int mask = patchable_loops ();
+  double ratios[8], tramp_ratios[8];
+  int nr = 0;
+  gorc_static_call_patch_sites (1);
+  gorc_static_call_update (bench_static_ptr, bench_target);
+  long sites = gorc_static_call_sites_patched ();
+  for (int k = 0; k < 8; k++)
+    {
+      if (!(mask & (1 << k)))
+	continue;
+      int32_t rel;
+      memcpy (&rel, (void *) (loop_site[k] + 1), 4);
+      if (loop_site[k] + 5 + rel != (uintptr_t) bench_target)
+	{
+	  fprintf (stderr, "loop %d: its call site was not patched\n", k);
+	  return 1;
+	}
+      double best_s = 1e30, best_d = 1e30;
+      for (int round = 0; round < 3; round++)
+	{
+	  double t = time_loop (site_loops[k], n / 2, 3);
+	  best_s = t < best_s ? t : best_s;
+	  t = time_loop (direct_loops[k], n / 2, 3);
+	  best_d = t < best_d ? t : best_d;
+	}
+      ratios[nr] = best_s / best_d;
+      nr++;
+    }
+  gorc_static_call_patch_sites (0);
+  gorc_static_call_update (bench_static_ptr, bench_target);
+  /* The same layouts through the trampoline, for comparison.  */
+  int nt = 0;
+  for (int k = 0; k < 8; k++)
+    {
+      if (!(mask & (1 << k)))
+	continue;
+      double best_s = 1e30, best_d = 1e30;
+      for (int round = 0; round < 3; round++)
+	{
+	  double t = time_loop (site_loops[k], n / 2, 3);
+	  best_s = t < best_s ? t : best_s;
+	  t = time_loop (direct_loops[k], n / 2, 3);
+	  best_d = t < best_d ? t : best_d;
+	}
+      tramp_ratios[nt++] = best_s / best_d;
+    }
+  if (nr > 0)
+    {
+      qsort (ratios, nr, sizeof *ratios, cmp_double);
+      qsort (tramp_ratios, nt, sizeof *tramp_ratios, cmp_double);
+      printf ("calls: call site patched in place: %.2fx its direct twin (median of %d layouts,"
+	      " %.2f-%.2f; %ld sites patched)\n", ratios[nr / 2], nr, ratios[0], ratios[nr - 1], sites);
+      printf ("calls: the same layouts through the trampoline: %.2fx (%.2f-%.2f)\n",
+	      tramp_ratios[nt / 2], tramp_ratios[0], tramp_ratios[nt - 1]);
+    }
+  else
+    printf ("calls: call site patched in place: no loop layout with a patchable site\n");
   return 0;
 }
