@@ -1,6 +1,7 @@
 /* Calls through GORC_STATIC_CALL variables become trampoline calls (no
    indirect call or retpoline thunk left at the sites), the results follow
-   gorc_static_call_update, a NULL target returns 0, and the same source
+   gorc_static_call_update (also with call sites patched in place), a
+   NULL target returns 0, and the same source
    works without the rewrite (plain pointers) and without the plugin (the
    header's fallback).  */
 /* { dg-do run } */
@@ -92,6 +93,9 @@ main (void)
   CHECK (call_hash ("abc") == 'a' + 'b' + 'c', call_hash ("abc"));
   CHECK (tail_hash ("abc", 3) == 'a' + 'b' + 'c', 0);
 
+  /* From here on, call sites are patched in place too (where they can
+     be): every result must stay the same.  */
+  gorc_static_call_patch_sites (1);
   r = gorc_static_call_update (op6, mul6);
   CHECK (r >= 0, r);
   CHECK (call_op6 (1) == 720, call_op6 (1));
@@ -123,6 +127,9 @@ main (void)
   for (int i = 0; i < 1000; i++)
     gorc_static_call_update (op6, (i & 1) ? add6 : mul6);
   CHECK (call_op6 (1) == 21, call_op6 (1));
+  gorc_static_call_patch_sites (0);
+  gorc_static_call_update (op6, mul6);
+  CHECK (call_op6 (1) == 720, call_op6 (1));
   return 0;
 }
 
