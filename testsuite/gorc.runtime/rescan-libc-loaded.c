@@ -100,7 +100,9 @@ has (void **ips, int n, void *a)
   return 0;
 }
 
-/* ---- copies of the libraries, so that each load is a new module ---- */
+/* ---- copies of the libraries, so that each load is a new module ----
+   Each copy is removed as soon as it is loaded (drop_copies), so that a
+   failing run leaves little behind.  */
 
 static char tmpdir[] = "/tmp/gorc-rescan-XXXXXX";
 static char copies[8][256];
@@ -126,6 +128,13 @@ copy_of (void *handle, const char *tag)
   close (in);
   close (out);
   return path;
+}
+
+static void
+drop_copies (void)
+{
+  for (int i = 0; i < n_copies; i++)
+    unlink (copies[i]);
 }
 
 /* ---- A, D: gorc_backtrace called from library code ---- */
@@ -374,6 +383,8 @@ __attribute__((noinline, noclone)) static void
 sampled (dlopen_fn real_dlopen, void *many)
 {
   void *h = real_dlopen (copy_of (many, "sampled"), RTLD_NOW | RTLD_LOCAL);
+  drop_copies ();
+  rmdir (tmpdir);
   CHECK (h != NULL, 0);
   e_work = (dl_work_fn) dlsym (h, "dl_many_work");
   e_spin = (dl_spin_fn) dlsym (h, "dl_many_spin");
@@ -428,14 +439,17 @@ run_tests (void)
 
   /* C */
   void *dt2 = real_dlopen (copy_of (dt, "dltest2"), RTLD_NOW | RTLD_LOCAL);
+  drop_copies ();
   CHECK (dt2 != NULL && dt2 != dt, 0);
   callback_walks (dt2, 1, "C (libc's dlopen, gorc_cursor_init)");
 
   /* D */
   void *mb = dlmopen (LM_ID_BASE, copy_of (many, "many-base"), RTLD_NOW | RTLD_LOCAL);
+  drop_copies ();
   CHECK (mb != NULL && mb != many, 0);
   from_library (mb, "D (dlmopen LM_ID_BASE)");
   void *mn = dlmopen (LM_ID_NEWLM, copy_of (many, "many-newlm"), RTLD_NOW | RTLD_LOCAL);
+  drop_copies ();
   if (!mn) {
     rt_puts (dlerror ());
     FAIL (" (dlmopen LM_ID_NEWLM)", 0);
@@ -444,10 +458,6 @@ run_tests (void)
 
   /* E */
   sampled (real_dlopen, many);
-
-  for (int i = 0; i < n_copies; i++)
-    unlink (copies[i]);
-  rmdir (tmpdir);
 }
 
 int
