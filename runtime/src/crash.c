@@ -6,8 +6,8 @@
    Everything heavy happens at install time, in normal context: an
    alternate signal stack is mapped (for the installing thread: a stack
    overflow there still gets a trace), libgorc is initialised, and the
-   function symbols of every loaded module (.symtab, else .dynsym, read
-   from the module's file) are copied into one sorted table in mmap'd
+   function symbols of every loaded module (.symtab, else the .symtab of
+   its separate debug file by build ID, else .dynsym, read from the files) are copied into one sorted table in mmap'd
    memory.  The handler only walks (gorc_backtrace_ucontext), binary
    searches that table and write(2)s: async-signal-safe throughout.
    C++ names are demangled at install time when libstdc++'s
@@ -39,6 +39,7 @@
 struct crash_sym {
   uint64_t addr, size;
   uint32_t name;       /* offset in the string pool */
+  uint32_t rank;       /* among aliases the highest is shown: global, weak, local */
 };
 
 struct crash_module {
@@ -88,7 +89,7 @@ static uint32_t pool_add(const char *s, size_t len)
   return off;
 }
 
-static int sym_add(uint64_t addr, uint64_t size, uint32_t name)
+static int sym_add(uint64_t addr, uint64_t size, uint32_t name, uint32_t rank)
 {
   if (nsyms == syms_cap) {
     size_t cap = syms_cap ? syms_cap * 2 : 4096;
@@ -101,6 +102,7 @@ static int sym_add(uint64_t addr, uint64_t size, uint32_t name)
   syms[nsyms].addr = addr;
   syms[nsyms].size = size;
   syms[nsyms].name = name;
+  syms[nsyms].rank = rank;
   nsyms++;
   return 0;
 }
@@ -108,7 +110,9 @@ static int sym_add(uint64_t addr, uint64_t size, uint32_t name)
 static int sym_cmp(const void *a, const void *b)
 {
   const struct crash_sym *x = a, *y = b;
-  return x->addr < y->addr ? -1 : x->addr > y->addr;
+  if (x->addr != y->addr)
+    return x->addr < y->addr ? -1 : 1;
+  return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
 /* Heapsort: no qsort (it may allocate) and no recursion.  */
@@ -146,8 +150,54 @@ static void sort_syms(struct crash_sym *a, size_t n)
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 static demangle_fn demangler;
 
-/* Read the function symbols of the ELF file PATH (loaded at BASE).  */
+/* The separate debug file named by the build ID note of the ELF image F
+   (SIZE bytes, section headers SH) into OUT: Debian's -dbg and -dbgsym
+   packages put them in /usr/lib/debug/.build-id/xx/yyyy.debug.  */
+static int debug_path(const unsigned char *f, size_t size, const Elf64_Shdr *sh, unsigned shnum,
+                      char *out, size_t outlen)
+{
+  for (unsigned i = 0; i < shnum; i++) {
+    if (sh[i].sh_type != SHT_NOTE || sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset)
+      continue;
+    const unsigned char *p = f + sh[i].sh_offset, *end = p + sh[i].sh_size;
+    while (end - p >= (long)sizeof(Elf64_Nhdr)) {
+      const Elf64_Nhdr *nh = (const Elf64_Nhdr *)p;
+      size_t nsz = (nh->n_namesz + 3) & ~3u, dsz = (nh->n_descsz + 3) & ~3u;
+      if (nsz + dsz > (size_t)(end - p) - sizeof *nh)
+        break;
+      const unsigned char *name = p + sizeof *nh, *desc = name + nsz;
+      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(name, "GNU", 4) == 0 &&
+          nh->n_descsz >= 2 && nh->n_descsz <= 64 && outlen >= 64 + 2 * 64) {
+        static const char hex[] = "0123456789abcdef";
+        size_t len = 0;
+        const char *pre = "/usr/lib/debug/.build-id/";
+        while (*pre)
+          out[len++] = *pre++;
+        out[len++] = hex[desc[0] >> 4];
+        out[len++] = hex[desc[0] & 15];
+        out[len++] = '/';
+        for (unsigned k = 1; k < nh->n_descsz; k++) {
+          out[len++] = hex[desc[k] >> 4];
+          out[len++] = hex[desc[k] & 15];
+        }
+        memcpy(out + len, ".debug", 7);
+        return 1;
+      }
+      p += sizeof *nh + nsz + dsz;
+    }
+  }
+  return 0;
+}
+
+/* Read the function symbols of the ELF file PATH (loaded at BASE); when it
+   has no .symtab, those of its separate debug file if installed.  */
+static void load_symbols_at(const char *path, uint64_t base, int depth);
 static void load_symbols(const char *path, uint64_t base)
+{
+  load_symbols_at(path, base, 0);
+}
+
+static void load_symbols_at(const char *path, uint64_t base, int depth)
 {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -172,6 +222,14 @@ static void load_symbols(const char *path, uint64_t base)
   for (unsigned i = 0; i < eh->e_shnum; i++)
     if (sh[i].sh_type == SHT_SYMTAB)
       tab = &sh[i];
+  char dbg[256];
+  if (!tab && depth == 0 && debug_path(f, size, sh, eh->e_shnum, dbg, sizeof dbg) &&
+      access(dbg, R_OK) == 0) {
+    size_t before = nsyms;
+    load_symbols_at(dbg, base, 1);
+    if (nsyms > before)
+      goto out;
+  }
   if (!tab)
     for (unsigned i = 0; i < eh->e_shnum; i++)
       if (sh[i].sh_type == SHT_DYNSYM)
@@ -203,7 +261,9 @@ static void load_symbols(const char *path, uint64_t base)
     }
     uint32_t off = pool_add(nm, len);
     free(dem);
-    if (off == UINT32_MAX || sym_add(base + s[i].st_value, s[i].st_size, off) != 0)
+    int bind = ELF64_ST_BIND(s[i].st_info);
+    uint32_t rank = (bind == STB_GLOBAL ? 4 : bind == STB_WEAK ? 2 : 0) + (s[i].st_size != 0);
+    if (off == UINT32_MAX || sym_add(base + s[i].st_value, s[i].st_size, off, rank) != 0)
       break;
   }
 out:
