@@ -28,7 +28,7 @@ void gorc_rt_unmap(void *p, size_t size)
 
 /* Retired module mappings, reused first-fit.  Only the scan (under its
    lock) allocates and retires modules.  */
-#define RETIRED_MAX 64
+#define RETIRED_MAX 1024
 static struct { void *p; size_t size; } retired[RETIRED_MAX];
 static unsigned n_retired;
 

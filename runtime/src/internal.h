@@ -82,7 +82,8 @@ struct gorc_rt_module {
   uint32_t nstates;
   uint32_t nexec;
   uint64_t exec_lo[GORC_RT_MAX_EXEC], exec_hi[GORC_RT_MAX_EXEC];
-  const void *phdr;               /* identity for rescans */
+  const void *phdr;               /* identity for rescans, with ident */
+  uint64_t ident;                 /* hash of the file name and build ID */
   size_t map_size;                /* size of this mapping */
   unsigned records_entries, ehframe_entries;
 };

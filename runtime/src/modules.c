@@ -41,6 +41,7 @@ struct scan_module {
   uint64_t base;
   const ElfW(Phdr) *phdr;
   unsigned phnum;
+  uint64_t ident;             /* module_ident() */
 };
 
 /* Is [addr, addr+len) inside one PT_LOAD of the module?  */
@@ -296,6 +297,10 @@ static uint32_t fast_word(const struct gorc_rt_entry *e)
     j = (uint32_t)(-e->rbx_off / 8);
   else
     return 0;
+  /* The same for the rbx slot.  */
+  if (e->cfa_kind == GORC_CFA_SP && j != GORC_RT_W_RBX_LOST
+      && 8 * (int64_t)j > (int64_t)e->cfa_off + 128)
+    return 0;
   return w | j << GORC_RT_W_RBX_SHIFT | k << GORC_RT_W_BP_SHIFT;
 }
 
@@ -429,6 +434,7 @@ static struct gorc_rt_module *lay_out(const struct scan_module *sm,
   m->nstates = ss.n + 1;
   m->map_size = map_size;
   m->phdr = sm->phdr;
+  m->ident = sm->ident;
   m->records_entries = records_entries;
   m->ehframe_entries = ehframe_entries;
   for (unsigned p = 0; p < sm->phnum && m->nexec < GORC_RT_MAX_EXEC; p++) {
@@ -492,6 +498,40 @@ struct scan_state {
   unsigned char seen[GORC_RT_MAX_MODULES];
 };
 
+static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+/* What tells two modules loaded at one address apart: the file name
+   and the GNU build ID (when the module has one).  */
+static uint64_t module_ident(const struct scan_module *sm, const char *name)
+{
+  uint64_t h = 1469598103934665603ull;
+  if (name)
+    h = fnv(h, (const uint8_t *)name, strnlen(name, 4096));
+  for (unsigned i = 0; i < sm->phnum; i++) {
+    const ElfW(Phdr) *ph = &sm->phdr[i];
+    if (ph->p_type != PT_NOTE || !in_load(sm, sm->base + ph->p_vaddr, ph->p_memsz))
+      continue;
+    uint64_t align = ph->p_align == 8 ? 8 : 4;
+    const uint8_t *n = (const uint8_t *)(uintptr_t)(sm->base + ph->p_vaddr), *nend = n + ph->p_memsz;
+    while (nend - n >= 12) {
+      uint32_t namesz = rd32(n), descsz = rd32(n + 4), type = rd32(n + 8);
+      uint64_t nsz = (namesz + align - 1) & ~(align - 1);
+      uint64_t dsz = (descsz + align - 1) & ~(align - 1);
+      if (nsz > (uint64_t)(nend - n) - 12 || dsz > (uint64_t)(nend - n) - 12 - nsz)
+        break;
+      if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(n + 12, "GNU", 4) == 0)
+        return fnv(h, n + 12 + nsz, descsz);
+      n += 12 + nsz + dsz;
+    }
+  }
+  return h;
+}
+
 static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
 {
   struct scan_state *st = data;
@@ -507,14 +547,22 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
       seen_valid = 1;
     }
   }
-  struct scan_module sm = { info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum };
+  struct scan_module sm = { info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, 0 };
+  sm.ident = module_ident(&sm, info->dlpi_name);
   unsigned n = atomic_load_explicit(&gorc_rt_n_slots, memory_order_relaxed);
   for (unsigned i = 0; i < n; i++) {
     struct gorc_rt_module *m = atomic_load_explicit(&gorc_rt_slots[i], memory_order_relaxed);
-    if (m && m->base == sm.base && m->phdr == (const void *)sm.phdr) {
+    if (!m || m->base != sm.base || m->phdr != (const void *)sm.phdr)
+      continue;
+    if (m->ident == sm.ident) {
       st->seen[i] = 1;
       return 0;
     }
+    /* Another module at the same address (the old one was closed behind
+       libgorc's back): the old tables go now, before the new ones are
+       published.  */
+    atomic_store_explicit(&gorc_rt_slots[i], NULL, memory_order_release);
+    gorc_rt_retire_module(m, m->map_size);
   }
   struct gorc_rt_module *m = build_module(&sm);
   if (!m)

@@ -336,39 +336,51 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
 
 /* The inner loop of gorc_rt_walk: steps frames whose state is a fast
    word, with the registers in locals, and stops (leaving the registers
-   of the frame it stopped at in *IP, *SP, *BP) at anything else.  Stores
-   the return addresses at OUT up to END; returns the new OUT.
+   of the frame it stopped at in *R) at anything else.  Stores the return
+   addresses at OUT up to END; returns the new OUT.
 
-   RBX_KNOWN is a constant at each call, so the loop is compiled twice:
-   while rbx is known, a frame that saves or loses it is left to the
-   general step, which restores it.
+   rbx is followed as the general step does: unchanged (j = 0), restored
+   from its slot (j = 1..254, then known), or lost (j = 255).
 
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
    [sp - REDZONE, hi) is inside the stack sp is on.  A CFA is at most hi,
    so the return address slot is inside; sp only grows, so a slot at or
-   above sp - REDZONE is inside too.  For rsp-based words the rbp slot is
-   (cfa - 8k) >= sp - REDZONE by construction of the word (modules.c);
-   for rbp-based ones it is checked here.  */
+   above sp - REDZONE is inside too.  For rsp-based words the rbp and rbx
+   slots are at or above sp - REDZONE by construction of the word
+   (modules.c); for rbp-based ones they are checked here.  */
 struct walk_regs {
-  uint64_t ip, sp, bp;
+  uint64_t ip, sp, bp, rbx;
+  int rbx_known;
 };
 
 struct walk_memo {
   uint64_t ip;     /* a return address whose state is an rsp-based fast word */
   uint64_t off;    /* its CFA offset */
   uint64_t k;      /* its rbp slot (0: rbp unchanged) */
+  uint64_t j;      /* its rbx slot (0: unchanged, 255: lost) */
 };
 
-static inline __attribute__((always_inline)) void **
-fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
-            struct gorc_rt_view *view, struct walk_memo *memo, const int rbx_known)
+/* rbx after a frame whose word has rbx code J and CFA CFA.  */
+static inline __attribute__((always_inline)) void
+step_rbx(uint64_t j, uint64_t cfa, uint64_t *rbx, int *rbx_known)
 {
-  const uint32_t need = rbx_known ? GORC_RT_W_FAST | GORC_RT_W_RBX_MASK : GORC_RT_W_FAST;
-  uint64_t ip = r->ip, sp = r->sp, bp = r->bp;
+  if (j == GORC_RT_W_RBX_LOST) {
+    *rbx_known = 0;
+  } else if (j) {
+    *rbx = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * j);
+    *rbx_known = 1;
+  }
+}
+
+static void **fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
+                          struct gorc_rt_view *view, struct walk_memo *memo)
+{
+  uint64_t ip = r->ip, sp = r->sp, bp = r->bp, rbx = r->rbx;
+  int rbx_known = r->rbx_known;
   struct walk_memo m = *memo;
 
   while (out < end) {
-    uint64_t cfa, k, ra;
+    uint64_t cfa, k, j, ra;
     if (ip == m.ip) {
       /* Recursion: the same return address has the same state.  A loop
          of its own, with the state in registers.  */
@@ -381,6 +393,8 @@ fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
           goto stop;            /* the outermost frame: the general step says so */
         if (m.k)
           bp = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * m.k);
+        if (m.j)
+          step_rbx(m.j, cfa, &rbx, &rbx_known);
         ip = ra;
         sp = cfa;
         *out++ = (void *)(uintptr_t)ra;
@@ -392,22 +406,24 @@ fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
       break;
     uint32_t w = view->blocks[(pc - view->lo) >> GORC_RT_BLOCK_SHIFT];
     if (!(w & GORC_RT_W_FAST)) {
-      /* A block of several states: entry i is in effect at its start.
-         A return address is mostly before the block's next change (an
-         epilogue after the call), so try entry i first.  */
-      uint32_t i = (w >> 1) - 1;   /* huge for w == 0: fails the bound */
-      const struct gorc_rt_pc_entry *e = view->entries + i;
-      if (i + 2 < view->nentries && (uint32_t)(pc - view->base) < e[1].pc_off)
-        w = e->word;
+      /* A block of several states (or none, w == 0): entry i is in effect
+         at its start.  A return address is mostly before the block's next
+         change (an epilogue after the call), so try entry i first.  */
+      uint64_t i = (uint64_t)(w >> 1) - 1;
+      if (w != 0 && i + 2 < view->nentries
+          && (uint32_t)(pc - view->base) < view->entries[i + 1].pc_off)
+        w = view->entries[i].word;
       else
         w = gorc_rt_view_word(view, pc);
+      if (!(w & GORC_RT_W_FAST))
+        break;
     }
-    if ((w & need) != GORC_RT_W_FAST)
-      break;
     k = w >> GORC_RT_W_BP_SHIFT;
+    j = (w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT;
     if (w & GORC_RT_W_CFA_BP) {
       cfa = bp + (w & GORC_RT_W_OFF_MASK);
-      if (cfa <= sp || (cfa & 7) || (k && cfa - 8 * k < sp - REDZONE))
+      if (cfa <= sp || (cfa & 7) || (k && cfa - 8 * k < sp - REDZONE)
+          || (j && j != GORC_RT_W_RBX_LOST && cfa - 8 * j < sp - REDZONE))
         break;
     } else {
       /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
@@ -415,6 +431,7 @@ fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
       m.ip = ip;
       m.off = w & GORC_RT_W_OFF_MASK;
       m.k = k;
+      m.j = j;
     }
     if (cfa > hi)
       break;
@@ -423,6 +440,8 @@ fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
       break;
     if (k)
       bp = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * k);
+    if (j)
+      step_rbx(j, cfa, &rbx, &rbx_known);
     ip = ra;
     sp = cfa;
     *out++ = (void *)(uintptr_t)ra;
@@ -431,6 +450,8 @@ stop:
   r->ip = ip;
   r->sp = sp;
   r->bp = bp;
+  r->rbx = rbx;
+  r->rbx_known = rbx_known;
   *memo = m;
   return out;
 }
@@ -445,7 +466,7 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
   struct gorc_rt_view view;
-  struct walk_memo memo = { 0, 0, 0 };
+  struct walk_memo memo = { 0, 0, 0, 0 };
   int n = 0, rc = 1;
 
   view.lo = 0;
@@ -467,16 +488,14 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
       hi = c->priv[P_AHI];
     }
     if (!(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
-      struct walk_regs r = { c->ip, sp, c->bp };
-      void **out = ips + n;
-      if (flags & F_RBX_KNOWN)
-        out = fast_frames(&r, hi, out, ips + max, &view, &memo, 1);
-      else
-        out = fast_frames(&r, hi, out, ips + max, &view, &memo, 0);
+      struct walk_regs r = { c->ip, sp, c->bp, c->priv[P_RBX], (flags & F_RBX_KNOWN) != 0 };
+      void **out = fast_frames(&r, hi, ips + n, ips + max, &view, &memo);
       int stepped = (int)(out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
       c->bp = r.bp;
+      c->priv[P_RBX] = r.rbx_known ? r.rbx : 0;
+      c->priv[P_FLAGS] = r.rbx_known ? flags | F_RBX_KNOWN : flags & ~(uint64_t)F_RBX_KNOWN;
       c->priv[P_FRAMES] += (unsigned)stepped;
       n += stepped;
       if (n >= max)
