@@ -30,6 +30,7 @@
 #include <unistd.h>
 #pragma GCC visibility push(default)
 #include "gorc.h"
+#include "internal.h"
 #pragma GCC visibility pop
 
 #define CRASH_MAX_FRAMES 128
@@ -276,28 +277,11 @@ static int add_module(struct dl_phdr_info *info, size_t size, void *data)
   (void)data;
   if (nmods == CRASH_MAX_MODULES)
     return 1;
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
-    if (p->p_type != PT_LOAD || !(p->p_flags & PF_X))
-      continue;
-    uint64_t a = info->dlpi_addr + p->p_vaddr;
-    if (a < lo)
-      lo = a;
-    if (a + p->p_memsz > hi)
-      hi = a + p->p_memsz;
-  }
-  if (lo >= hi)
-    return 0;
+  uint64_t lo, hi;
   char exe[4096];
-  const char *path = info->dlpi_name;
-  if (!path || !*path) {
-    ssize_t r = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (r <= 0)
-      return 0;
-    exe[r] = 0;
-    path = exe;
-  }
+  const char *path = gorc_rt_module_span_and_path(info, &lo, &hi, exe, sizeof exe);
+  if (!path)
+    return 0;
   struct crash_module *m = &mods[nmods];
   m->base = info->dlpi_addr;
   m->lo = lo;

@@ -100,6 +100,15 @@ GORC_HIDDEN int gorc_rt_initialized(void);
 GORC_HIDDEN int gorc_rt_module_has_text(const struct gorc_rt_module *m, uint64_t addr,
                                         size_t len);
 
+/* For the crash handler's and the profiler's module lists (normal
+   context): the span [*LO, *HI) of INFO's executable segments and its
+   file name (the executable's through /proc/self/exe, into BUF).
+   Returns the name, or NULL when the module has no code or no name.  */
+struct dl_phdr_info;
+GORC_HIDDEN const char *gorc_rt_module_span_and_path(const struct dl_phdr_info *info,
+                                                     uint64_t *lo, uint64_t *hi,
+                                                     char *buf, size_t bufsize);
+
 /* Main-thread stack bounds found by the constructor (0, 0 if unknown).  */
 GORC_HIDDEN extern uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
 GORC_HIDDEN extern unsigned long gorc_rt_main_self;  /* pthread_self() of main */

@@ -669,6 +669,32 @@ __attribute__((constructor)) static void gorc_rt_constructor(void)
   gorc_rt_init();
 }
 
+const char *gorc_rt_module_span_and_path(const struct dl_phdr_info *info, uint64_t *lo,
+                                         uint64_t *hi, char *buf, size_t bufsize)
+{
+  *lo = UINT64_MAX;
+  *hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+    if (p->p_type != PT_LOAD || !(p->p_flags & PF_X))
+      continue;
+    uint64_t a = info->dlpi_addr + p->p_vaddr;
+    if (a < *lo)
+      *lo = a;
+    if (a + p->p_memsz > *hi)
+      *hi = a + p->p_memsz;
+  }
+  if (*lo >= *hi)
+    return NULL;
+  if (info->dlpi_name && *info->dlpi_name)
+    return info->dlpi_name;
+  ssize_t r = readlink("/proc/self/exe", buf, bufsize - 1);
+  if (r <= 0)
+    return NULL;
+  buf[r] = 0;
+  return buf;
+}
+
 /* ---- the unwind path: lock-free reads only ---- */
 
 /* The slot of the module found last, tried first (a hint only: any

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #pragma GCC visibility push(default)
 #include "gorc.h"
+#include "internal.h"
 #pragma GCC visibility pop
 #include "../../tools/prof.h"
 
@@ -201,28 +202,11 @@ static int module_cb(struct dl_phdr_info *info, size_t size, void *data)
     last_adds = info->dlpi_adds;
     write_all = 1;
   }
-  uint64_t lo = UINT64_MAX, hi = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *p = &info->dlpi_phdr[i];
-    if (p->p_type != PT_LOAD || !(p->p_flags & PF_X))
-      continue;
-    uint64_t a = info->dlpi_addr + p->p_vaddr;
-    if (a < lo)
-      lo = a;
-    if (a + p->p_memsz > hi)
-      hi = a + p->p_memsz;
-  }
-  if (lo >= hi)
-    return 0;
+  uint64_t lo, hi;
   char exe[4096];
-  const char *name = info->dlpi_name;
-  if (!name || !*name) {
-    ssize_t r = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (r <= 0)
-      return 0;
-    exe[r] = 0;
-    name = exe;
-  }
+  const char *name = gorc_rt_module_span_and_path(info, &lo, &hi, exe, sizeof exe);
+  if (!name)
+    return 0;
   size_t nlen = strlen(name) + 1;
   if (nlen > 4000)
     return 0;
