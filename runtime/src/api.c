@@ -63,9 +63,13 @@ static int rescan_if_safe(void)
 {
   if (_r_debug.r_state != RT_CONSISTENT)
     return 0;
+  /* Cleared first: a request made during the scan is kept.  */
   atomic_store_explicit(&gorc_rt_rescan_wanted, 0, memory_order_relaxed);
-  gorc_rt_rescan();
-  return 1;
+  if (gorc_rt_rescan())
+    return 1;
+  /* Another scan holds the lock: keep the request for the next call.  */
+  atomic_store_explicit(&gorc_rt_rescan_wanted, 1, memory_order_relaxed);
+  return 0;
 }
 
 static int walk(struct gorc_cursor *c, void **ips, int max)

@@ -90,9 +90,9 @@ struct gorc_rt_module {
 
 /* Registry (modules.c).  */
 GORC_HIDDEN void gorc_rt_init(void);
-/* Rescan dl_iterate_phdr if modules were added or removed.  Normal
-   context only.  */
-GORC_HIDDEN void gorc_rt_rescan(void);
+/* Rescan dl_iterate_phdr if modules were added or removed.  Returns 0
+   without scanning when a scan is in progress (the lock is only tried).  */
+GORC_HIDDEN int gorc_rt_rescan(void);
 /* The same, waiting for a scan in progress (dlopen/dlclose wrappers).  */
 GORC_HIDDEN void gorc_rt_rescan_wait(void);
 GORC_HIDDEN int gorc_rt_initialized(void);

@@ -587,13 +587,14 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
 
 static void rescan_locked(void);
 
-void gorc_rt_rescan(void)
+int gorc_rt_rescan(void)
 {
   /* trylock: a signal handler interrupting a scan in this thread must
      not deadlock on our lock.  */
   if (pthread_mutex_trylock(&scan_lock) != 0)
-    return;
+    return 0;
   rescan_locked();
+  return 1;
 }
 
 void gorc_rt_rescan_wait(void)
