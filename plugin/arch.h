@@ -33,5 +33,9 @@
 #define GORC_ARCH_SC_JMP_REL32_LOCAL_FMT "\t.byte\t0xe9\n\t.long\t%s - . - 4\n"
 #define GORC_ARCH_SC_RET0_ASM "\txorl\t%eax, %eax\n\tret\n"
 #define GORC_ARCH_SC_JMP_VAR_ASM_FMT "\tjmp\t*%s(%%rip)\n"
+/* Before each rewritten call or tail call (e8/e9 rel32): start it 8-byte
+   aligned so that its rel32 is inside one aligned 8-byte word and libgorc
+   can patch it in place with one store.  */
+#define GORC_ARCH_SC_SITE_ALIGN "\t.p2align\t3"
 
 #endif

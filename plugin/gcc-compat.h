@@ -42,6 +42,7 @@
 #define GORC_GCC_FUNC_BEGIN_LABEL "LFB"
 #define GORC_GCC_FUNC_END_LABEL "LFE"
 #define GORC_GCC_CFI_PASS "dwarf2"
+#define GORC_GCC_SHORTEN_PASS "shorten"   /* branch shortening, sizes final's tables */
 #define GORC_GCC_FINAL_PASS "final"
 /* The static-call rewrite (static-calls.cc) follows the pass that puts a
    function into SSA form; it runs at every -O level, before inlining.  */

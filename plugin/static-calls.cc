@@ -471,8 +471,8 @@ static void sc_finish_unit(void *, void *)
 
 /* ---- call sites (RTL, after the records pass) ----
 
-   Each call or sibling call to a trampoline gets a label right before its
-   instruction (a NOTE_INSN_DELETED_LABEL, as the records pass places
+   Each call or sibling call to a trampoline is aligned to 8 bytes and gets
+   a label right before its instruction (a NOTE_INSN_DELETED_LABEL, as the records pass places
    them: final prints the label and nothing else, the code is unchanged)
    and an entry (site - ., trampoline - .) in gorc_static_call_sites, in
    the function's COMDAT group when it has one, so libgorc can patch the
@@ -489,19 +489,47 @@ static bool sc_is_tramp_symbol(rtx x)
   return strncmp(name, GORC_SC_TRAMP_PREFIX, strlen(GORC_SC_TRAMP_PREFIX)) == 0;
 }
 
+/* A call or sibling call to a trampoline, or NULL.  */
+static rtx sc_tramp_call_target(rtx_insn *insn)
+{
+  if (!CALL_P(insn))
+    return NULL_RTX;
+  rtx call = get_call_rtx_from(insn);
+  if (!call || !MEM_P(XEXP(call, 0)))
+    return NULL_RTX;
+  rtx target = XEXP(XEXP(call, 0), 0);
+  return sc_is_tramp_symbol(target) ? target : NULL_RTX;
+}
+
+/* Before branch shortening (final's tables are sized then, so no insn may
+   be added later): each call to a trampoline starts 8-byte aligned, so its
+   rel32 (bytes 1..4) lies in one aligned 8-byte word and libgorc can patch
+   every site in place with one store.  At most 7 bytes of padding before
+   such a call; nothing else in the function changes.  */
+static unsigned int sc_align_execute(function *fun)
+{
+  for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+    if (!sc_tramp_call_target(insn))
+      continue;
+    /* final prints an asm's source location and needs a file name.  */
+    location_t loc = INSN_LOCATION(insn);
+    if (LOCATION_FILE(loc) == NULL)
+      loc = DECL_SOURCE_LOCATION(fun->decl);
+    if (LOCATION_FILE(loc) == NULL)
+      continue;   /* left unaligned: patched only if it happens to be */
+    emit_insn_before(gen_rtx_ASM_INPUT_loc(VOIDmode, GORC_ARCH_SC_SITE_ALIGN, loc), insn);
+  }
+  return 0;
+}
+
 static unsigned int sc_sites_execute(function *fun)
 {
   FILE *f = asm_out_file;
   tree group = decl_comdat_group_id(fun->decl);
 
   for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
-    if (!CALL_P(insn))
-      continue;
-    rtx call = get_call_rtx_from(insn);
-    if (!call || !MEM_P(XEXP(call, 0)))
-      continue;
-    rtx target = XEXP(XEXP(call, 0), 0);
-    if (!sc_is_tramp_symbol(target))
+    rtx target = sc_tramp_call_target(insn);
+    if (!target)
       continue;
     rtx_code_label *label = gen_label_rtx();
     rtx_insn *note = emit_label_before(label, insn);
@@ -541,6 +569,20 @@ struct sc_sites_pass : public rtl_opt_pass {
   unsigned int execute(function *fun) final override { return sc_sites_execute(fun); }
 };
 
+const pass_data sc_align_pass_data = {
+  RTL_PASS,
+  "gorc_static_call_align",
+  OPTGROUP_NONE,
+  TV_NONE,
+  0, 0, 0, 0, 0
+};
+
+struct sc_align_pass : public rtl_opt_pass {
+  sc_align_pass(gcc::context *ctxt) : rtl_opt_pass(sc_align_pass_data, ctxt) {}
+  bool gate(function *) final override { return sc_enabled && GORC_ARCH_TARGET_OK(); }
+  unsigned int execute(function *fun) final override { return sc_align_execute(fun); }
+};
+
 } // namespace
 
 /* ---- registration ---- */
@@ -576,4 +618,8 @@ void gorc_static_calls_init(const char *plugin_name)
     new sc_sites_pass(g), GORC_GCC_CFI_PASS, 1, PASS_POS_INSERT_AFTER
   };
   register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &sites);
+  struct register_pass_info align = {
+    new sc_align_pass(g), GORC_GCC_SHORTEN_PASS, 1, PASS_POS_INSERT_BEFORE
+  };
+  register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &align);
 }

@@ -69,8 +69,9 @@ int gorc_static_call_last_method(void);
 /* Call sites patched in place (off unless enabled here or with the
    environment variable GORC_STATIC_CALL_SITES=1): each later update also
    rewrites the rel32 of every recorded `call`/`jmp` to the trampoline
-   whose rel32 lies inside one aligned 8-byte word (the others keep going
-   through the trampoline), so those calls reach the target directly.  The
+   whose rel32 lies inside one aligned 8-byte word (the plugin aligns every
+   call it rewrites so that it does; others keep going through the
+   trampoline), so those calls reach the target directly.  The
    text page is made writable+executable for the stores and read+exec
    again.  Turned off again, later updates point patched sites back at
    the trampoline.  Returns the previous setting.  */
