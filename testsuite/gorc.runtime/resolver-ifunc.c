@@ -15,7 +15,7 @@
 /* { dg-additional-options "-Wl,-z,lazy -Wl,--no-as-needed -lunwind" } */
 /* { dg-gorc-runtime static } */
 /* { dg-additional-options "[exec -ignorestderr $::GORC_CC -O2 -fPIC -shared -fplugin=$::gorc_plugin [file dirname $prog]/support/dl-ifunc.c -o $::gorc_dltest_dir/libgorc-dlifunc.so] -Wl,--no-as-needed -L$::gorc_dltest_dir -Wl,-rpath,$::gorc_dltest_dir -lgorc-dlifunc" } */
-/* { dg-final { upvar 1 output out name tn; if { ![info exists out] || ![regexp {resolver: } $out] } { unresolved "$tn IFUNC resolver frames sampled (the program did not finish)" } elseif { [regexp {UNSUPPORTED: ([^\n]*)} $out -> why] } { unsupported "$tn IFUNC resolver frames sampled: $why" } elseif { [regexp {resolver: [0-9]+ samples, [1-9][0-9]* in ld.so, [1-9][0-9]* through the resolver, [1-9][0-9]* in the IFUNC resolver} $out] } { pass "$tn IFUNC resolver frames sampled" } else { fail "$tn IFUNC resolver frames sampled" } } } */
+/* { dg-final { upvar 1 output out name tn; if { ![info exists out] || ![regexp {resolver: } $out] } { unresolved "$tn IFUNC resolver frames sampled (the program did not finish)" } elseif { [regexp {UNSUPPORTED: ([^\n]*)} $out -> why] } { unsupported "$tn IFUNC resolver frames sampled: $why" } elseif { [regexp {resolver: [0-9]+ samples, [0-9]+ in ld.so, [1-9][0-9]* through the resolver, [1-9][0-9]* in the IFUNC resolver} $out] } { pass "$tn IFUNC resolver frames sampled" } else { fail "$tn IFUNC resolver frames sampled" } } } */
 
 #define _GNU_SOURCE
 #include <elf.h>
