@@ -201,6 +201,17 @@ static int signal_frame(struct gorc_cursor *c)
   if (rd_greg(&t, REG_RIP, &ip) || rd_greg(&t, REG_RSP, &sp) || rd_greg(&t, REG_RBP, &bp)
       || rd_greg(&t, REG_RBX, &rbx))
     return -GORC_EBADFRAME;
+  if (!c->priv[P_AHI]) {
+    /* The walk started on the main thread's stack without asking for the
+       altstack (set_thread_bounds); an altstack that lives inside that
+       stack (a local array of main) shows only here.  */
+    stack_t ss;
+    if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE)
+        && (ss.ss_flags & SS_ONSTACK)) {
+      c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
+      c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
+    }
+  }
   int from_alt = in_range(c->sp, c->priv[P_ALO], c->priv[P_AHI]);
   int to_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
   if (from_alt && !to_alt) {
