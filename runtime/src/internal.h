@@ -188,13 +188,11 @@ static inline int gorc_rt_view_load(struct gorc_rt_view *v, const struct gorc_rt
   return 0;
 }
 
-/* The word of PC (inside the view: pc - v->lo < v->span), 0 when nothing
-   is known.  The entry scan is bounded by the entry count.  */
-static inline uint32_t gorc_rt_view_word(const struct gorc_rt_view *v, uint64_t pc)
+/* The word of PC in a block whose word W is not a fast word: 0 (nothing
+   known), or the entry scan from the entry W names, bounded by the entry
+   count.  */
+static inline uint32_t gorc_rt_view_scan(const struct gorc_rt_view *v, uint32_t w, uint64_t pc)
 {
-  uint32_t w = v->blocks[(pc - v->lo) >> GORC_RT_BLOCK_SHIFT];
-  if (w & GORC_RT_W_FAST)
-    return w;
   const struct gorc_rt_pc_entry *e = v->entries;
   uint32_t i = (w >> 1) - 1, n = v->nentries, off = (uint32_t)(pc - v->base);
   if (w == 0 || i + 1 >= n)
@@ -202,6 +200,14 @@ static inline uint32_t gorc_rt_view_word(const struct gorc_rt_view *v, uint64_t 
   while (i + 2 < n && e[i + 1].pc_off <= off)
     i++;
   return e[i].word;
+}
+
+/* The word of PC (inside the view: pc - v->lo < v->span), 0 when nothing
+   is known.  */
+static inline uint32_t gorc_rt_view_word(const struct gorc_rt_view *v, uint64_t pc)
+{
+  uint32_t w = v->blocks[(pc - v->lo) >> GORC_RT_BLOCK_SHIFT];
+  return (w & GORC_RT_W_FAST) ? w : gorc_rt_view_scan(v, w, pc);
 }
 
 /* Load into *V the registered module holding PC.  Returns 0, or -1 (an

@@ -102,8 +102,12 @@ static void decode_records(struct gorc_rt_builder *b, uint64_t base,
   }
 }
 
-/* Find the gorc note in the module's PT_NOTE segments; decode the table.  */
-static void find_records(const struct scan_module *sm, struct gorc_rt_builder *b)
+/* The first note in the module's PT_NOTE segments with owner OWNER
+   (OWNERSZ bytes with the NUL) and type TYPE whose descriptor ACCEPT
+   takes; NULL if none.  *DESCSZ gets the descriptor's size.  */
+static const uint8_t *find_note(const struct scan_module *sm, const char *owner, uint32_t ownersz,
+                                uint32_t type, int (*accept)(const uint8_t *desc, uint32_t descsz),
+                                uint32_t *descsz_out)
 {
   for (unsigned i = 0; i < sm->phnum; i++) {
     const ElfW(Phdr) *ph = &sm->phdr[i];
@@ -115,25 +119,41 @@ static void find_records(const struct scan_module *sm, struct gorc_rt_builder *b
     uint64_t align = ph->p_align == 8 ? 8 : 4;
     const uint8_t *n = (const uint8_t *)(uintptr_t)lo, *nend = n + len;
     while (nend - n >= 12) {
-      uint32_t namesz = rd32(n), descsz = rd32(n + 4), type = rd32(n + 8);
+      uint32_t namesz = rd32(n), descsz = rd32(n + 4), ntype = rd32(n + 8);
       uint64_t nsz = (namesz + align - 1) & ~(align - 1);
       uint64_t dsz = (descsz + align - 1) & ~(align - 1);
       if (nsz > (uint64_t)(nend - n) - 12 || dsz > (uint64_t)(nend - n) - 12 - nsz)
         break;
       const uint8_t *name = n + 12, *desc = name + nsz;
-      if (namesz == sizeof GORC_NOTE_NAME && type == GORC_NOTE_TABLE
-          && memcmp(name, GORC_NOTE_NAME, sizeof GORC_NOTE_NAME) == 0
-          && descsz == GORC_NOTE_DESC_SIZE && rd32(desc) == GORC_FORMAT_VERSION) {
-        uint64_t start = (uint64_t)(uintptr_t)(desc + 4) + (uint64_t)(int64_t)(int32_t)rd32(desc + 4);
-        uint64_t stop = (uint64_t)(uintptr_t)(desc + 8) + (uint64_t)(int64_t)(int32_t)rd32(desc + 8);
-        if (start <= stop && in_load(sm, start, stop - start))
-          decode_records(b, sm->base, (const uint8_t *)(uintptr_t)start,
-                         (const uint8_t *)(uintptr_t)stop);
-        return;   /* one note per module */
+      if (namesz == ownersz && ntype == type && memcmp(name, owner, ownersz) == 0
+          && accept(desc, descsz)) {
+        *descsz_out = descsz;
+        return desc;
       }
       n = desc + dsz;
     }
   }
+  return NULL;
+}
+
+static int is_gorc_table_note(const uint8_t *desc, uint32_t descsz)
+{
+  return descsz == GORC_NOTE_DESC_SIZE && rd32(desc) == GORC_FORMAT_VERSION;
+}
+
+/* Find the gorc note (one per module); decode the table it points to.  */
+static void find_records(const struct scan_module *sm, struct gorc_rt_builder *b)
+{
+  uint32_t descsz;
+  const uint8_t *desc = find_note(sm, GORC_NOTE_NAME, sizeof GORC_NOTE_NAME, GORC_NOTE_TABLE,
+                                  is_gorc_table_note, &descsz);
+  if (!desc)
+    return;
+  uint64_t start = (uint64_t)(uintptr_t)(desc + 4) + (uint64_t)(int64_t)(int32_t)rd32(desc + 4);
+  uint64_t stop = (uint64_t)(uintptr_t)(desc + 8) + (uint64_t)(int64_t)(int32_t)rd32(desc + 8);
+  if (start <= stop && in_load(sm, start, stop - start))
+    decode_records(b, sm->base, (const uint8_t *)(uintptr_t)start,
+                   (const uint8_t *)(uintptr_t)stop);
 }
 
 /* An encoded pointer of .eh_frame_hdr (no indirection).  */
@@ -267,6 +287,15 @@ static size_t overlay(const struct gorc_rt_entry *r, size_t nr,
   return n;
 }
 
+/* FNV-1a, for the state table and module identities.  */
+#define FNV_OFFSET 1469598103934665603ull
+static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
 /* The fast word of E, or 0 if no fast word can hold its state.  */
 static uint32_t fast_word(const struct gorc_rt_entry *e)
 {
@@ -329,10 +358,7 @@ struct state_set {
 
 static uint32_t state_index(struct state_set *ss, const struct gorc_rt_state *s)
 {
-  uint64_t h = 1469598103934665603ull;
-  const unsigned char *b = (const unsigned char *)s;
-  for (size_t i = 0; i < sizeof *s; i++)
-    h = (h ^ b[i]) * 1099511628211ull;
+  uint64_t h = fnv(FNV_OFFSET, (const uint8_t *)s, sizeof *s);
   for (size_t i = h & ss->hash_mask;; i = (i + 1) & ss->hash_mask) {
     uint32_t k = ss->hash[i];
     if (k == 0) {
@@ -498,38 +524,23 @@ struct scan_state {
   unsigned char seen[GORC_RT_MAX_MODULES];
 };
 
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+static int any_desc(const uint8_t *desc, uint32_t descsz)
 {
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ p[i]) * 1099511628211ull;
-  return h;
+  (void)desc;
+  (void)descsz;
+  return 1;
 }
 
 /* What tells two modules loaded at one address apart: the file name
    and the GNU build ID (when the module has one).  */
 static uint64_t module_ident(const struct scan_module *sm, const char *name)
 {
-  uint64_t h = 1469598103934665603ull;
+  uint64_t h = FNV_OFFSET;
   if (name)
     h = fnv(h, (const uint8_t *)name, strnlen(name, 4096));
-  for (unsigned i = 0; i < sm->phnum; i++) {
-    const ElfW(Phdr) *ph = &sm->phdr[i];
-    if (ph->p_type != PT_NOTE || !in_load(sm, sm->base + ph->p_vaddr, ph->p_memsz))
-      continue;
-    uint64_t align = ph->p_align == 8 ? 8 : 4;
-    const uint8_t *n = (const uint8_t *)(uintptr_t)(sm->base + ph->p_vaddr), *nend = n + ph->p_memsz;
-    while (nend - n >= 12) {
-      uint32_t namesz = rd32(n), descsz = rd32(n + 4), type = rd32(n + 8);
-      uint64_t nsz = (namesz + align - 1) & ~(align - 1);
-      uint64_t dsz = (descsz + align - 1) & ~(align - 1);
-      if (nsz > (uint64_t)(nend - n) - 12 || dsz > (uint64_t)(nend - n) - 12 - nsz)
-        break;
-      if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(n + 12, "GNU", 4) == 0)
-        return fnv(h, n + 12 + nsz, descsz);
-      n += 12 + nsz + dsz;
-    }
-  }
-  return h;
+  uint32_t idsz;
+  const uint8_t *id = find_note(sm, "GNU", 4, NT_GNU_BUILD_ID, any_desc, &idsz);
+  return id ? fnv(h, id, idsz) : h;
 }
 
 static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)

@@ -129,6 +129,16 @@ static int is_restore_rt(uint64_t ip)
   return read_safely(ip, code, sizeof code) && memcmp(code, restore_rt, sizeof code) == 0;
 }
 
+/* The altstack's bounds into P_ALO/P_AHI, if this thread runs on it.  */
+static void query_altstack(struct gorc_cursor *c)
+{
+  stack_t ss;
+  if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && (ss.ss_flags & SS_ONSTACK)) {
+    c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
+    c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
+  }
+}
+
 static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
 {
   int is_main = gorc_rt_main_self_known ? (unsigned long)pthread_self() == gorc_rt_main_self
@@ -142,11 +152,7 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
     c->priv[P_HI] = gorc_rt_main_hi;
     return;
   }
-  stack_t ss;
-  if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && (ss.ss_flags & SS_ONSTACK)) {
-    c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
-    c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
-  }
+  query_altstack(c);
   int on_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
   if (is_main && gorc_rt_main_hi && on_alt) {
     c->priv[P_LO] = gorc_rt_main_lo;
@@ -201,17 +207,11 @@ static int signal_frame(struct gorc_cursor *c)
   if (rd_greg(&t, REG_RIP, &ip) || rd_greg(&t, REG_RSP, &sp) || rd_greg(&t, REG_RBP, &bp)
       || rd_greg(&t, REG_RBX, &rbx))
     return -GORC_EBADFRAME;
-  if (!c->priv[P_AHI]) {
-    /* The walk started on the main thread's stack without asking for the
-       altstack (set_thread_bounds); an altstack that lives inside that
-       stack (a local array of main) shows only here.  */
-    stack_t ss;
-    if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE)
-        && (ss.ss_flags & SS_ONSTACK)) {
-      c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
-      c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
-    }
-  }
+  /* The walk started on the main thread's stack without asking for the
+     altstack (set_thread_bounds); an altstack that lives inside that
+     stack (a local array of main) shows only here.  */
+  if (!c->priv[P_AHI])
+    query_altstack(c);
   int from_alt = in_range(c->sp, c->priv[P_ALO], c->priv[P_AHI]);
   int to_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
   if (from_alt && !to_alt) {
@@ -417,15 +417,8 @@ static void **fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **c
       break;
     uint32_t w = view->blocks[(pc - view->lo) >> GORC_RT_BLOCK_SHIFT];
     if (!(w & GORC_RT_W_FAST)) {
-      /* A block of several states (or none, w == 0): entry i is in effect
-         at its start.  A return address is mostly before the block's next
-         change (an epilogue after the call), so try entry i first.  */
-      uint64_t i = (uint64_t)(w >> 1) - 1;
-      if (w != 0 && i + 2 < view->nentries
-          && (uint32_t)(pc - view->base) < view->entries[i + 1].pc_off)
-        w = view->entries[i].word;
-      else
-        w = gorc_rt_view_word(view, pc);
+      /* A block of several states (or none): the entry scan.  */
+      w = gorc_rt_view_scan(view, w, pc);
       if (!(w & GORC_RT_W_FAST))
         break;
     }
