@@ -2,7 +2,8 @@
    a second thread: gorc_backtrace inside the handler must walk the
    handler, the signal frame (__restore_rt), the interrupted instruction and
    the recorded chain on the thread stack, to the outermost frame.
-   gorc_backtrace_ucontext from the altstack must give the same tail.  */
+   gorc_backtrace_ucontext from the altstack must give the same tail.
+   altstack-local.c includes this file with ALTSTACK_IN_MAIN_STACK.  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
 
@@ -65,7 +66,12 @@ run (void *arg)
   (void) arg;
   stack_t ss;
   ss.ss_size = 65536;
+#ifdef ALTSTACK_IN_MAIN_STACK
+  char local_stack[65536] __attribute__ ((aligned (16)));
+  ss.ss_sp = local_stack;
+#else
   ss.ss_sp = malloc (ss.ss_size);
+#endif
   ss.ss_flags = 0;
   CHECK (ss.ss_sp && sigaltstack (&ss, 0) == 0, 0);
   for (int i = 0; i < 3; i++)
@@ -84,8 +90,15 @@ main (void)
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigaction (SIGILL, &sa, 0);
   run (0);
+#ifdef ALTSTACK_IN_MAIN_STACK
+  stack_t off;
+  memset (&off, 0, sizeof off);
+  off.ss_flags = SS_DISABLE;
+  CHECK (sigaltstack (&off, 0) == 0, 0);   /* local_stack is gone */
+#else
   pthread_t t;
   CHECK (pthread_create (&t, 0, run, 0) == 0, 0);
   pthread_join (t, 0);
+#endif
   return 0;
 }
