@@ -82,22 +82,21 @@ static int walk(struct gorc_cursor *c, void **ips, int max)
 
 int gorc_rt_backtrace_impl(void **ips, int max, uint64_t ip, uint64_t sp, uint64_t bp)
 {
-  struct gorc_cursor c;
-  last_count = 0;
-  if ((!ips && max > 0) || max < 0)
+  int n;
+  if ((!ips && max > 0) || max < 0) {
+    last_count = 0;
     return -GORC_EINVAL;
+  }
   ensure_init();
   if (atomic_load_explicit(&gorc_rt_rescan_wanted, memory_order_relaxed))
     rescan_if_safe();
-  gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
-  int rc = walk(&c, ips, max);
+  int rc = gorc_rt_backtrace_walk(ip, sp, bp, ips, max, &n);
   /* The caller's own code is unknown: a module loaded since the last
      scan (not through libgorc's dlopen, e.g. by the C library itself).  */
-  if (rc == -GORC_ENORECORD && last_count == 1 && rescan_if_safe()) {
-    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
-    rc = walk(&c, ips, max);
-  }
-  return rc;
+  if (rc == -GORC_ENORECORD && n == 1 && rescan_if_safe())
+    rc = gorc_rt_backtrace_walk(ip, sp, bp, ips, max, &n);
+  last_count = n;
+  return rc < 0 ? rc : n;
 }
 
 int gorc_backtrace_ucontext(const void *ucontext, void **ips, int max)

@@ -20,8 +20,9 @@
       the sorted entry array, and the lookup scans forward from there (a
       block holds a few entries).
    2. entries[i] = { pc_off, word }: the state from pc_off up to the next
-      entry's pc_off.  entries[0] is a dummy (pc_off 0, word 0) and
-      entries[count - 1] a sentinel (pc_off UINT32_MAX, word 0).  Its
+      entry's pc_off.  entries[0] is a dummy (pc_off 0, word 0) and the
+      last GORC_RT_SCAN_WIDTH entries are sentinels (pc_off UINT32_MAX,
+      word 0) for the scan (gorc_rt_view_scan).  Its
       word is a fast word, 0 (nothing known: the gap after an END), or
       2*k: states[k], for everything a fast word cannot hold.
 
@@ -36,6 +37,7 @@
      bits 24..31  k: rbp is unchanged (0) or saved at CFA - 8k
    A word that is 0 anywhere means "no information".  */
 #define GORC_RT_BLOCK_SHIFT 4
+#define GORC_RT_SCAN_WIDTH 4
 #define GORC_RT_W_FAST 1u
 #define GORC_RT_W_CFA_BP 2u
 #define GORC_RT_W_OFF_MASK 0xfff8u
@@ -78,7 +80,7 @@ struct gorc_rt_module {
   uint64_t span;                  /* nblocks << GORC_RT_BLOCK_SHIFT */
   uint64_t base;                  /* dlpi_addr */
   uint32_t blocks_off, entries_off, states_off;   /* from the module */
-  uint32_t nentries;              /* with the dummy and the sentinel */
+  uint32_t nentries;              /* with the dummy and the sentinels */
   uint32_t nstates;
   uint32_t nexec;
   uint64_t exec_lo[GORC_RT_MAX_EXEC], exec_hi[GORC_RT_MAX_EXEC];
@@ -95,7 +97,12 @@ GORC_HIDDEN void gorc_rt_init(void);
 GORC_HIDDEN int gorc_rt_rescan(void);
 /* The same, waiting for a scan in progress (dlopen/dlclose wrappers).  */
 GORC_HIDDEN void gorc_rt_rescan_wait(void);
-GORC_HIDDEN int gorc_rt_initialized(void);
+/* Has the first scan run?  */
+GORC_HIDDEN extern _Atomic int gorc_rt_initialized_flag;
+static inline int gorc_rt_initialized(void)
+{
+  return atomic_load_explicit(&gorc_rt_initialized_flag, memory_order_acquire);
+}
 /* Is [addr, addr+len) inside an executable segment of module M?  */
 GORC_HIDDEN int gorc_rt_module_has_text(const struct gorc_rt_module *m, uint64_t addr,
                                         size_t len);
@@ -139,6 +146,10 @@ GORC_HIDDEN int gorc_rt_cursor_step(struct gorc_cursor *c);
    the last step's result: 1 (stopped at MAX), 0 (outermost frame) or
    -enum gorc_error.  */
 GORC_HIDDEN int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count);
+/* The same from a call's registers (gorc_backtrace): IP its return
+   address, SP its CFA, BP the caller's rbp.  */
+GORC_HIDDEN int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips,
+                                       int max, int *count);
 /* Set by a walk that met an address in no known module (unwind.c).  */
 GORC_HIDDEN extern _Atomic int gorc_rt_rescan_wanted;
 
@@ -146,6 +157,9 @@ GORC_HIDDEN extern _Atomic int gorc_rt_rescan_wanted;
    lookup is here, inline, because it is most of a step's cost.  */
 GORC_HIDDEN extern struct gorc_rt_module *_Atomic gorc_rt_slots[GORC_RT_MAX_MODULES];
 GORC_HIDDEN extern _Atomic unsigned gorc_rt_n_slots;
+/* Changed (never to 0) after every change of the slots: a view found
+   under one generation stays the right one while it holds.  */
+GORC_HIDDEN extern _Atomic unsigned gorc_rt_generation;
 
 /* A module's header as one walk sees it, checked against the mapping.  */
 struct gorc_rt_view {
@@ -179,7 +193,7 @@ static inline int gorc_rt_view_load(struct gorc_rt_view *v, const struct gorc_rt
   v->nentries = (uint32_t)ne;
   v->nstates = (uint32_t)ns;
   v->span = span;
-  if (boff < sizeof *m || eoff < sizeof *m || soff < sizeof *m || ne < 2
+  if (boff < sizeof *m || eoff < sizeof *m || soff < sizeof *m || ne < 1 + GORC_RT_SCAN_WIDTH
       || span > (1ull << 40) || boff + (span >> GORC_RT_BLOCK_SHIFT) * 4 > size
       || eoff + ne * sizeof *v->entries > size || soff + ns * sizeof *v->states > size) {
     v->span = 0;
@@ -189,17 +203,27 @@ static inline int gorc_rt_view_load(struct gorc_rt_view *v, const struct gorc_rt
 }
 
 /* The word of PC in a block whose word W is not a fast word: 0 (nothing
-   known), or the entry scan from the entry W names, bounded by the entry
-   count.  */
+   known), or the entry scan from the entry W names.  The scan counts the
+   next GORC_RT_SCAN_WIDTH entries at or below PC at once (they are
+   sorted, so the count is how far to move), without a branch per entry:
+   a block's entry count varies from block to block, and a mispredicted
+   loop exit cost more than the loads.  The sentinels at the end keep the
+   reads inside the array and stop the scan.  */
 static inline uint32_t gorc_rt_view_scan(const struct gorc_rt_view *v, uint32_t w, uint64_t pc)
 {
   const struct gorc_rt_pc_entry *e = v->entries;
   uint32_t i = (w >> 1) - 1, n = v->nentries, off = (uint32_t)(pc - v->base);
-  if (w == 0 || i + 1 >= n)
+  if (w == 0)
     return 0;
-  while (i + 2 < n && e[i + 1].pc_off <= off)
-    i++;
-  return e[i].word;
+  for (;;) {
+    if (i + GORC_RT_SCAN_WIDTH >= n)
+      return 0;               /* only in a table being reused: see gorc_rt_module */
+    uint32_t c = (e[i + 1].pc_off <= off) + (e[i + 2].pc_off <= off)
+                 + (e[i + 3].pc_off <= off) + (e[i + 4].pc_off <= off);
+    i += c;
+    if (c < GORC_RT_SCAN_WIDTH)
+      return e[i].word;
+  }
 }
 
 /* The word of PC (inside the view: pc - v->lo < v->span), 0 when nothing

@@ -25,15 +25,21 @@ int gorc_rt_main_self_known;
    is never unmapped: a signal handler may still be reading it.  */
 struct gorc_rt_module *_Atomic gorc_rt_slots[GORC_RT_MAX_MODULES];
 _Atomic unsigned gorc_rt_n_slots;
-static _Atomic int initialized;
+_Atomic unsigned gorc_rt_generation = 1;
+
+/* Store M into slot I and tell the walks' view caches (unwind.c) that
+   the registry changed.  Under the scan lock.  */
+static void publish_slot(unsigned i, struct gorc_rt_module *m)
+{
+  atomic_store_explicit(&gorc_rt_slots[i], m, memory_order_release);
+  unsigned g = atomic_load_explicit(&gorc_rt_generation, memory_order_relaxed) + 1;
+  atomic_store_explicit(&gorc_rt_generation, g ? g : 1, memory_order_release);
+}
+_Atomic int gorc_rt_initialized_flag;
 static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long seen_adds, seen_subs;
 static int seen_valid;
 
-int gorc_rt_initialized(void)
-{
-  return atomic_load_explicit(&initialized, memory_order_acquire);
-}
 
 /* ---- reading a module's headers (registration only) ---- */
 
@@ -410,7 +416,7 @@ static struct gorc_rt_module *lay_out(const struct scan_module *sm,
 
   uint64_t lo = n ? e[0].pc_off & ~(bsize - 1) : 0;
   uint64_t nblocks = n ? ((uint64_t)e[n - 1].pc_off - lo + bsize - 1) >> GORC_RT_BLOCK_SHIFT : 0;
-  size_t nentries = n + 2;
+  size_t nentries = n + 1 + GORC_RT_SCAN_WIDTH;
   size_t blocks_off = align8(sizeof *m);
   size_t entries_off = align8(blocks_off + nblocks * 4);
   size_t states_off = align8(entries_off + nentries * sizeof(struct gorc_rt_pc_entry));
@@ -424,15 +430,17 @@ static struct gorc_rt_module *lay_out(const struct scan_module *sm,
   struct gorc_rt_pc_entry *ent = (struct gorc_rt_pc_entry *)(mem + entries_off);
   struct gorc_rt_state *states = (struct gorc_rt_state *)(mem + states_off);
 
-  /* entries[0] is the dummy, entries[n + 1] the sentinel.  */
+  /* entries[0] is the dummy, entries[n + 1 ...] the sentinels.  */
   ent[0].pc_off = 0;
   ent[0].word = 0;
   for (size_t i = 0; i < n; i++) {
     ent[i + 1].pc_off = e[i].pc_off;
     ent[i + 1].word = words[i];
   }
-  ent[n + 1].pc_off = UINT32_MAX;
-  ent[n + 1].word = 0;
+  for (size_t s = n + 1; s < nentries; s++) {
+    ent[s].pc_off = UINT32_MAX;
+    ent[s].word = 0;
+  }
   memcpy(states, ss.states, (ss.n + 1) * sizeof *states);
 
   /* Blocks: i walks the entries; entry i is in effect at the block start.  */
@@ -572,7 +580,7 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
     /* Another module at the same address (the old one was closed behind
        libgorc's back): the old tables go now, before the new ones are
        published.  */
-    atomic_store_explicit(&gorc_rt_slots[i], NULL, memory_order_release);
+    publish_slot(i, NULL);
     gorc_rt_retire_module(m, m->map_size);
   }
   struct gorc_rt_module *m = build_module(&sm);
@@ -582,14 +590,14 @@ static int scan_cb(struct dl_phdr_info *info, size_t size, void *data)
   for (unsigned i = 0; i < n; i++) {
     if (!st->seen[i] && !atomic_load_explicit(&gorc_rt_slots[i], memory_order_relaxed)) {
       st->seen[i] = 1;
-      atomic_store_explicit(&gorc_rt_slots[i], m, memory_order_release);
+      publish_slot(i, m);
       return 0;
     }
   }
   if (n < GORC_RT_MAX_MODULES) {
     st->seen[n] = 1;
-    atomic_store_explicit(&gorc_rt_slots[n], m, memory_order_release);
     atomic_store_explicit(&gorc_rt_n_slots, n + 1, memory_order_release);
+    publish_slot(n, m);
   } else {
     gorc_rt_retire_module(m, m->map_size);   /* registry full: not published */
   }
@@ -628,11 +636,11 @@ static void rescan_locked(void)
         continue;
       /* Unpublish, then give the memory back.  A walk that found the
          module just before reads zeros from now on (the mapping stays).  */
-      atomic_store_explicit(&gorc_rt_slots[i], NULL, memory_order_release);
+      publish_slot(i, NULL);
       gorc_rt_retire_module(m, m->map_size);
     }
   }
-  atomic_store_explicit(&initialized, 1, memory_order_release);
+  atomic_store_explicit(&gorc_rt_initialized_flag, 1, memory_order_release);
   pthread_mutex_unlock(&scan_lock);
 }
 

@@ -141,7 +141,9 @@ static void query_altstack(struct gorc_cursor *c)
 
 static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
 {
-  int is_main = gorc_rt_main_self_known ? (unsigned long)pthread_self() == gorc_rt_main_self
+  /* The thread pointer is pthread_self() (glibc, x86-64), without a call.  */
+  uint64_t tp = (uint64_t)(uintptr_t)__builtin_thread_pointer();
+  int is_main = gorc_rt_main_self_known ? tp == gorc_rt_main_self
                                         : syscall(SYS_gettid) == getpid();
   /* On the main thread's own stack no older frame is on the altstack
      (a handler runs on the altstack only above the frames it
@@ -161,7 +163,6 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
   }
   /* glibc puts a thread's TCB (the thread pointer) and static TLS at the
      top of its stack block: [sp, tp) is mapped stack.  */
-  uint64_t tp = (uint64_t)pthread_self();
   if (!is_main && on_alt) {
     c->priv[P_LO] = c->priv[P_HI] = tp;
     c->priv[P_FLAGS] |= F_LO_SOFT;
@@ -345,141 +346,286 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   return 1;
 }
 
+/* ---- gorc_rt_walk: the walk of gorc_backtrace* ---- */
+
+/* Per thread, from one walk to the next:
+   - the view of the module a walk was in, so that most walks find their
+     first module without reading the registry;
+   - the state words of the first few return addresses a walk met
+     (gorc_backtrace from the same place meets the same ones), so that
+     those frames need no table lookup either.
+   Both hold while gorc_rt_generation is what it was when they were
+   found (modules.c changes it after every change of the slots; a module
+   that goes away just after the check is read as a stale view, which is
+   safe: see struct gorc_rt_module).
+
+   Signal handlers: a walk may interrupt another walk of its thread.  So
+   only the outermost walk of a thread (walks == 0 when it started)
+   writes, and it marks what it writes invalid first: the view with gen
+   0, a first-frame entry with ip 0 (a nested walk reads valid data or
+   none).  */
+#define FIRST_FRAMES 4
+struct walk_cache {
+  unsigned gen;             /* generation the view was found under; 0: invalid */
+  unsigned walks;           /* walks in progress on this thread */
+  struct gorc_rt_view view;
+  unsigned first_gen;       /* generation of first_ip/first_w; 0: none */
+  uint64_t first_ip[FIRST_FRAMES];
+  uint32_t first_w[FIRST_FRAMES];
+};
+static __thread struct walk_cache walk_cache __attribute__((tls_model("initial-exec")));
+
+struct walk_views {
+  const struct gorc_rt_view *cur;   /* the view in use: &walk_cache.view or &own */
+  struct gorc_rt_view own;          /* a nested walk's view */
+  int writer;                       /* this walk may write walk_cache */
+  int first_valid;                  /* walk_cache.first_* hold for this walk */
+};
+
+/* Make V->cur the view holding PC.  Returns 0, or -1 if no module does.  */
+static int walk_find_view(struct walk_views *v, uint64_t pc)
+{
+  struct walk_cache *vc = &walk_cache;
+  unsigned gen = atomic_load_explicit(&gorc_rt_generation, memory_order_acquire);
+  if (vc->gen == gen && pc - vc->view.lo < vc->view.span) {
+    v->cur = &vc->view;
+    return 0;
+  }
+  if (!v->writer) {
+    v->cur = &v->own;
+    return gorc_rt_find_view(&v->own, pc);
+  }
+  vc->gen = 0;
+  atomic_signal_fence(memory_order_seq_cst);
+  v->cur = &vc->view;
+  if (gorc_rt_find_view(&vc->view, pc) != 0)
+    return -1;            /* the cache stays invalid, its view empty */
+  atomic_signal_fence(memory_order_seq_cst);
+  vc->gen = gen;
+  return 0;
+}
+
 /* The inner loop of gorc_rt_walk: steps frames whose state is a fast
    word, with the registers in locals, and stops (leaving the registers
    of the frame it stopped at in *R) at anything else.  Stores the return
-   addresses at OUT up to END; returns the new OUT.
+   addresses at R->out up to R->end.
 
    rbx is followed as the general step does: unchanged (j = 0), restored
-   from its slot (j = 1..254, then known), or lost (j = 255).
+   from its slot (j = 1..254, then known), or lost (j = 255).  The loop
+   only notes where the value is (rbx_at) and reads it once at the end.
 
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
-   [sp - REDZONE, hi) is inside the stack sp is on.  A CFA is at most hi,
-   so the return address slot is inside; sp only grows, so a slot at or
-   above sp - REDZONE is inside too.  For rsp-based words the rbp and rbx
-   slots are at or above sp - REDZONE by construction of the word
-   (modules.c); for rbp-based ones they are checked here.  */
+   [lo, hi) is inside the stack sp is on, with lo <= sp - REDZONE.  A CFA
+   is at most hi, so the return address slot is inside; rbp and rbx slots
+   are at most 8 * 255 bytes below a CFA, so a CFA at or above
+   lo + SLOT_REACH needs no check of them, and below that each slot is
+   checked against lo.  (A word read from a mapping being reused for
+   another module can hold any value: see struct gorc_rt_module.)  */
+#define SLOT_REACH (8u * 255)
+
 struct walk_regs {
   uint64_t ip, sp, bp, rbx;
   int rbx_known;
+  uint64_t lo, hi;
+  void **out, **end;
+  void **first;     /* where the walk's first return address goes, or NULL */
 };
 
+/* The memo of one run of the inner loop: a return address whose state is
+   an rsp-based fast word, and that word.  */
 struct walk_memo {
-  uint64_t ip;     /* a return address whose state is an rsp-based fast word */
-  uint64_t off;    /* its CFA offset */
-  uint64_t k;      /* its rbp slot (0: rbp unchanged) */
-  uint64_t j;      /* its rbx slot (0: unchanged, 255: lost) */
+  uint64_t ip;
+  uint32_t w;
 };
 
-/* rbx after a frame whose word has rbx code J and CFA CFA.  */
-static inline __attribute__((always_inline)) void
-step_rbx(uint64_t j, uint64_t cfa, uint64_t *rbx, int *rbx_known)
+#define LOAD_STACK(a) (*(const volatile uint64_t *)(uintptr_t)(a))
+
+/* Where the caller's rbx is after a frame with rbx code J and CFA CFA:
+   RBX_AT unchanged (j = 0), 1 (lost) or the slot's address.  */
+static inline __attribute__((always_inline)) uint64_t rbx_after(uint64_t rbx_at, uint64_t j,
+                                                                 uint64_t cfa)
 {
-  if (j == GORC_RT_W_RBX_LOST) {
-    *rbx_known = 0;
-  } else if (j) {
-    *rbx = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * j);
-    *rbx_known = 1;
-  }
+  if (j)
+    rbx_at = j == GORC_RT_W_RBX_LOST ? 1 : cfa - 8 * j;
+  return rbx_at;
 }
 
-static void **fast_frames(struct walk_regs *r, uint64_t hi, void **out, void **const end,
-                          struct gorc_rt_view *view, struct walk_memo *memo)
+/* Are the rbp and rbx slots of word W with CFA CFA at or above LO?  */
+static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
 {
-  uint64_t ip = r->ip, sp = r->sp, bp = r->bp, rbx = r->rbx;
-  int rbx_known = r->rbx_known;
+  uint64_t k = w >> GORC_RT_W_BP_SHIFT;
+  uint64_t j = (w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT;
+  if (cfa - lo < 8 * k)
+    return 0;
+  return j == GORC_RT_W_RBX_LOST || cfa - lo >= 8 * j;
+}
+
+__attribute__((noinline)) static void fast_frames(struct walk_regs *r, struct walk_views *views,
+                                                  struct walk_memo *memo)
+{
+  uint64_t ip = r->ip, sp = r->sp, bp = r->bp, hi = r->hi;
+  uint64_t rbx_at = 0;
+  void **out = r->out, **const end = r->end;
+  /* [lo + SLOT_REACH, hi]: CFAs whose slots need no check (empty if the
+     stack is smaller).  */
+  uint64_t safe_lo = r->lo + SLOT_REACH, safe_range = hi > safe_lo ? hi - safe_lo : 0;
   struct walk_memo m = *memo;
+  /* The view's fields in locals: the stores through OUT could alias it.  */
+  uint64_t vlo = views->cur->lo, vspan = views->cur->span;
+  const uint32_t *blocks = views->cur->blocks;
+  /* Frames stored below first_end are among the walk's first ones.  */
+  void **const first_end = r->first ? r->first + FIRST_FRAMES : r->out;
 
   while (out < end) {
-    uint64_t cfa, k, j, ra;
+    uint64_t cfa, ra;
     if (ip == m.ip) {
-      /* Recursion: the same return address has the same state.  A loop
-         of its own, with the state in registers.  */
-      do {
-        cfa = sp + m.off;
-        if (cfa > hi)
-          goto stop;
-        ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
-        if (ra == 0)
-          goto stop;            /* the outermost frame: the general step says so */
-        if (m.k)
-          bp = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * m.k);
-        if (m.j)
-          step_rbx(m.j, cfa, &rbx, &rbx_known);
-        ip = ra;
+      /* Recursion: the same return address has the same state.  Every
+         frame of the run saved rbp and rbx (if at all) at the same place
+         below its CFA, so only the last frame's slots matter: the loop
+         itself only follows the CFA.  */
+      uint64_t off = m.w & GORC_RT_W_OFF_MASK, run_sp = sp;
+      int more = 1;
+      for (;;) {
+        cfa = sp + off;
+        if (cfa > hi) {
+          more = 0;
+          break;
+        }
+        ra = LOAD_STACK(cfa - 8);
+        if (ra != m.ip) {
+          /* The run's last frame (or the outermost frame: the general
+             step says so).  */
+          if (ra == 0) {
+            more = 0;
+            break;
+          }
+          ip = ra;
+          sp = cfa;
+          *out++ = (void *)(uintptr_t)ra;
+          break;
+        }
         sp = cfa;
         *out++ = (void *)(uintptr_t)ra;
-      } while (out < end && ip == m.ip);
+        if (out >= end)
+          break;
+      }
+      if (sp != run_sp) {
+        uint64_t k = m.w >> GORC_RT_W_BP_SHIFT;
+        if (k)
+          bp = LOAD_STACK(sp - 8 * k);
+        rbx_at = rbx_after(rbx_at, (m.w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT, sp);
+      }
+      if (!more)
+        break;
       continue;
     }
-    uint64_t pc = ip - 1;
-    if (pc - view->lo >= view->span && gorc_rt_find_view(view, pc) != 0)
-      break;
-    uint32_t w = view->blocks[(pc - view->lo) >> GORC_RT_BLOCK_SHIFT];
-    if (!(w & GORC_RT_W_FAST)) {
-      /* A block of several states (or none): the entry scan.  */
-      w = gorc_rt_view_scan(view, w, pc);
-      if (!(w & GORC_RT_W_FAST))
-        break;
+    /* One of the walk's first frames: is it where the last walk was?  */
+    int first = out < first_end;
+    uint32_t w;
+    if (first && views->first_valid && walk_cache.first_ip[out - r->first] == ip) {
+      w = walk_cache.first_w[out - r->first];
+    } else {
+      uint64_t pc = ip - 1;
+      if (pc - vlo >= vspan) {
+        if (walk_find_view(views, pc) != 0)
+          break;
+        vlo = views->cur->lo;
+        vspan = views->cur->span;
+        blocks = views->cur->blocks;
+      }
+      w = blocks[(pc - vlo) >> GORC_RT_BLOCK_SHIFT];
+      if (!(w & GORC_RT_W_FAST)) {
+        /* A block of several states (or none): the entry scan.  */
+        w = gorc_rt_view_scan(views->cur, w, pc);
+        if (!(w & GORC_RT_W_FAST))
+          break;
+      }
+      if (first && views->writer) {
+        size_t f = (size_t)(out - r->first);
+        walk_cache.first_ip[f] = 0;
+        atomic_signal_fence(memory_order_seq_cst);
+        walk_cache.first_w[f] = w;
+        atomic_signal_fence(memory_order_seq_cst);
+        walk_cache.first_ip[f] = ip;
+      }
     }
-    k = w >> GORC_RT_W_BP_SHIFT;
-    j = (w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT;
     if (w & GORC_RT_W_CFA_BP) {
       cfa = bp + (w & GORC_RT_W_OFF_MASK);
-      if (cfa <= sp || (cfa & 7) || (k && cfa - 8 * k < sp - REDZONE)
-          || (j && j != GORC_RT_W_RBX_LOST && cfa - 8 * j < sp - REDZONE))
+      if (cfa <= sp || (cfa & 7))
         break;
     } else {
       /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
       cfa = sp + (w & GORC_RT_W_OFF_MASK);
       m.ip = ip;
-      m.off = w & GORC_RT_W_OFF_MASK;
-      m.k = k;
-      m.j = j;
+      m.w = w;
     }
-    if (cfa > hi)
+    if (cfa - safe_lo > safe_range && (cfa > hi || !slots_inside(w, cfa, r->lo)))
       break;
-    ra = *(const volatile uint64_t *)(uintptr_t)(cfa - 8);
+    ra = LOAD_STACK(cfa - 8);
     if (ra == 0)
       break;
+    uint64_t k = w >> GORC_RT_W_BP_SHIFT;
     if (k)
-      bp = *(const volatile uint64_t *)(uintptr_t)(cfa - 8 * k);
-    if (j)
-      step_rbx(j, cfa, &rbx, &rbx_known);
+      bp = LOAD_STACK(cfa - 8 * k);
+    rbx_at = rbx_after(rbx_at, (w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT, cfa);
     ip = ra;
     sp = cfa;
     *out++ = (void *)(uintptr_t)ra;
   }
-stop:
   r->ip = ip;
   r->sp = sp;
   r->bp = bp;
-  r->rbx = rbx;
-  r->rbx_known = rbx_known;
+  if (rbx_at == 1) {
+    r->rbx_known = 0;
+  } else if (rbx_at) {
+    r->rbx = LOAD_STACK(rbx_at);
+    r->rbx_known = 1;
+  }
+  r->out = out;
   *memo = m;
-  return out;
 }
 
-/* The walk of gorc_backtrace*: fast frames in the inner loop; anything
-   else (signal frames, DRAP rules, a lost rbp, rbx to restore, errors,
-   the outermost frame, the first frame of a signal context) goes through
-   gorc_rt_cursor_step, which decides it exactly as for one frame.
+/* A walk's bracket: the view it starts with, and whether it may write
+   the thread's view cache (only the outermost walk of a thread does).  */
+static void walk_begin(struct walk_views *views)
+{
+  struct walk_cache *wc = &walk_cache;
+  views->writer = wc->walks++ == 0;
+  atomic_signal_fence(memory_order_seq_cst);
+  unsigned gen = atomic_load_explicit(&gorc_rt_generation, memory_order_acquire);
+  views->own.lo = views->own.span = 0;
+  views->cur = wc->gen == gen ? &wc->view : &views->own;
+  views->first_valid = wc->first_gen == gen;
+  if (views->writer && !views->first_valid) {
+    /* Entries of an older generation go; this walk's are of this one.  */
+    wc->first_gen = 0;
+    atomic_signal_fence(memory_order_seq_cst);
+    for (int i = 0; i < FIRST_FRAMES; i++)
+      wc->first_ip[i] = 0;
+    atomic_signal_fence(memory_order_seq_cst);
+    wc->first_gen = gen;
+    views->first_valid = 1;
+  }
+}
+
+static void walk_end(void)
+{
+  atomic_signal_fence(memory_order_seq_cst);
+  walk_cache.walks--;
+}
+
+/* Go on walking C, whose ip is ips[N - 1], up to MAX addresses: fast
+   frames in the inner loop; anything else (signal frames, DRAP rules, a
+   lost rbp, rbx to restore, errors, the outermost frame, the first frame
+   of a signal context) through gorc_rt_cursor_step, which decides it
+   exactly as for one frame.  FAST_FIRST: try the inner loop first.
    Returns the step's last result (1: stopped at MAX) and stores the
    number of addresses in *COUNT.  */
-int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
+static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_first,
+                   struct walk_views *views, struct walk_memo *memo, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
-  struct gorc_rt_view view;
-  struct walk_memo memo = { 0, 0, 0, 0 };
-  int n = 0, rc = 1;
-
-  view.lo = 0;
-  view.span = 0;
-  if (max <= 0) {
-    *count = 0;
-    return 1;
-  }
-  ips[n++] = (void *)(uintptr_t)c->ip;
+  int rc = 1;
   while (n < max) {
     uint64_t flags = c->priv[P_FLAGS];
     uint64_t sp = c->sp, lo, hi;
@@ -491,10 +637,11 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
       lo = c->priv[P_ALO];
       hi = c->priv[P_AHI];
     }
-    if (!(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
-      struct walk_regs r = { c->ip, sp, c->bp, c->priv[P_RBX], (flags & F_RBX_KNOWN) != 0 };
-      void **out = fast_frames(&r, hi, ips + n, ips + max, &view, &memo);
-      int stepped = (int)(out - (ips + n));
+    if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
+      struct walk_regs r = { c->ip, sp, c->bp, c->priv[P_RBX], (flags & F_RBX_KNOWN) != 0,
+                             lo, hi, ips + n, ips + max, n == 1 ? ips + 1 : NULL };
+      fast_frames(&r, views, memo);
+      int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
       c->bp = r.bp;
@@ -505,12 +652,73 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
       if (n >= max)
         break;
     }
+    fast_first = 1;
     rc = gorc_rt_cursor_step(c);
     if (rc <= 0)
       break;
     ips[n++] = (void *)(uintptr_t)c->ip;
-    memo.ip = 0;   /* the memo holds for one run of the inner loop */
+    memo->ip = 0;   /* the memo holds for one run of the inner loop */
   }
   *count = n;
+  return rc;
+}
+
+int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
+{
+  struct walk_views views;
+  struct walk_memo memo = { 0, 0 };
+  if (max <= 0) {
+    *count = 0;
+    return 1;
+  }
+  walk_begin(&views);
+  ips[0] = (void *)(uintptr_t)c->ip;
+  int rc = walk_on(c, ips, 1, max, 1, &views, &memo, count);
+  walk_end();
+  return rc;
+}
+
+/* gorc_backtrace's walk, from its caller's registers.  The common case,
+   the main thread on its own stack, goes straight into the inner loop;
+   the cursor is set up only for what the inner loop leaves.  */
+int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, int max,
+                           int *count)
+{
+  struct gorc_cursor c;
+  struct walk_views views;
+  struct walk_memo memo = { 0, 0 };
+  uint64_t lo = gorc_rt_main_lo, hi = gorc_rt_main_hi;
+  int n = 1, rc = 1, fast_first = 1;
+  if (max <= 0) {
+    *count = 0;
+    return 1;
+  }
+  walk_begin(&views);
+  ips[0] = (void *)(uintptr_t)ip;
+  if (gorc_rt_main_self_known && (uint64_t)(uintptr_t)__builtin_thread_pointer() == gorc_rt_main_self
+      && !(sp & 7) && sp - REDZONE >= lo && sp < hi && max > 1) {
+    struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max, ips + 1 };
+    fast_frames(&r, &views, &memo);
+    n = (int)(r.out - ips);
+    ip = r.ip;
+    sp = r.sp;
+    bp = r.bp;
+    fast_first = 0;
+    if (n >= max) {
+      walk_end();
+      *count = n;
+      return 1;
+    }
+    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
+    if (r.rbx_known) {
+      c.priv[P_RBX] = r.rbx;
+      c.priv[P_FLAGS] |= F_RBX_KNOWN;
+    }
+  } else {
+    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
+  }
+  c.priv[P_FRAMES] = (unsigned)(n - 1);
+  rc = walk_on(&c, ips, n, max, fast_first, &views, &memo, count);
+  walk_end();
   return rc;
 }
