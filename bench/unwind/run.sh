@@ -23,10 +23,10 @@ fi
 
 inc=(-I"$GORC_ROOT/runtime/include")
 set -e
-"$CC" -O2 -fno-omit-frame-pointer -DCHAIN_FP -DCHAIN_NAME=chain_fp -DMIXED_NAME=mixed_fp \
-  -c "$here/chain.c" -o "$WORK/chain-fp.o"
-"$CC" -O2 -fomit-frame-pointer -fplugin="$plugin" -DCHAIN_NAME=chain_nofp -DMIXED_NAME=mixed_nofp \
-  -c "$here/chain.c" -o "$WORK/chain-nofp.o"
+"$CC" -O2 -fno-ipa-icf -fno-omit-frame-pointer -DCHAIN_FP -DCHAIN_NAME=chain_fp \
+  -DMIXED_NAME=mixed_fp -DDISTINCT_NAME=distinct_fp -c "$here/chain.c" -o "$WORK/chain-fp.o"
+"$CC" -O2 -fno-ipa-icf -fomit-frame-pointer -fplugin="$plugin" -DCHAIN_NAME=chain_nofp \
+  -DMIXED_NAME=mixed_nofp -DDISTINCT_NAME=distinct_nofp -c "$here/chain.c" -o "$WORK/chain-nofp.o"
 "$CC" -O2 -g -Wall -Wextra -fno-omit-frame-pointer -fplugin="$plugin" "${inc[@]}" \
   -c "$here/unwind-bench.c" -o "$WORK/unwind-bench.o"
 "$CC" -o "$WORK/unwind-bench" "$WORK/unwind-bench.o" "$WORK/chain-fp.o" "$WORK/chain-nofp.o" \
@@ -35,7 +35,9 @@ set +e
 
 echo "unwind: ns per frame, same chain, same run (machine shared: compare ratios)"
 echo "unwind: recursive = one function calling itself (every frame the same return address);"
-echo "unwind: mixed = eight different functions in turn (no two adjacent frames alike)"
+echo "unwind: mixed = eight different functions in turn (no two adjacent frames alike; mutual recursion);"
+echo "unwind: distinct = 136 different functions (no return address repeats: every frame a table lookup)"
+echo "unwind: each cell: the median over 9 stack placements"
 "$WORK/unwind-bench" | tee "$WORK/times.txt" | sed 's/^/unwind: /'
 
 if command -v valgrind >/dev/null; then
@@ -71,8 +73,8 @@ awk -F'|' -v times="$WORK/times.txt" '
   }
   $3 == 32 { ins[$1 "|" $2] = $6 / ($4 * $5) }
   END {
-    split("recursive mixed", chains, " ")
-    for (c = 1; c <= 2; c++) {
+    split("recursive mixed distinct", chains, " ")
+    for (c = 1; c <= 3; c++) {
       ch = chains[c]
       g = ns["gorc_backtrace|" ch]; fp = ns["frame-pointer walk|" ch]; u = ns["libunwind unw_backtrace|" ch]
       if (g > 0 && fp > 0 && u > 0)

@@ -2,7 +2,13 @@
    same call chain, as ratios to a frame-pointer walk measured in the same
    run.  Under valgrind --tool=callgrind with GORC_BENCH_CALLGRIND=1 each
    method runs a fixed number of walks so that instruction counts per
-   frame can be read from the per-function totals.  */
+   frame can be read from the per-function totals.
+
+   Each timed cell is the median of the same measurement at STACK_PADS
+   stack depths: where the stack lies relative to the address buffer
+   changes a walk's time by up to 2x on some CPUs (loads from the stack
+   falsely aliasing earlier stores to the buffer, 4 KiB apart), and
+   address-space randomisation would otherwise pick one case per run.  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,6 +28,8 @@ int chain_nofp(int depth, chain_leaf_fn leaf, void *arg);
 int chain_fp(int depth, chain_leaf_fn leaf, void *arg);
 int mixed_nofp(int depth, chain_leaf_fn leaf, void *arg);
 int mixed_fp(int depth, chain_leaf_fn leaf, void *arg);
+int distinct_nofp(int depth, chain_leaf_fn leaf, void *arg);
+int distinct_fp(int depth, chain_leaf_fn leaf, void *arg);
 
 #define MAX_FRAMES 512
 static void *ips[MAX_FRAMES];
@@ -77,20 +85,21 @@ __attribute__((noinline)) static int walk_libgcc(void)
 
 typedef int (*chain_fn)(int, chain_leaf_fn, void *);
 
+#define NCHAINS 3
 struct method {
   const char *name;
   int (*walk)(void);
-  chain_fn chain[2];     /* recursive, mixed */
+  chain_fn chain[NCHAINS];     /* recursive, mixed, distinct */
 };
 
 static struct method methods[] = {
-  { "frame-pointer walk", walk_fp, { chain_fp, mixed_fp } },
-  { "gorc_backtrace", walk_gorc, { chain_nofp, mixed_nofp } },
-  { "glibc backtrace", walk_glibc, { chain_nofp, mixed_nofp } },
-  { "libgcc _Unwind_Backtrace", walk_libgcc, { chain_nofp, mixed_nofp } },
-  { "libunwind unw_backtrace", walk_unw, { chain_nofp, mixed_nofp } },
+  { "frame-pointer walk", walk_fp, { chain_fp, mixed_fp, distinct_fp } },
+  { "gorc_backtrace", walk_gorc, { chain_nofp, mixed_nofp, distinct_nofp } },
+  { "glibc backtrace", walk_glibc, { chain_nofp, mixed_nofp, distinct_nofp } },
+  { "libgcc _Unwind_Backtrace", walk_libgcc, { chain_nofp, mixed_nofp, distinct_nofp } },
+  { "libunwind unw_backtrace", walk_unw, { chain_nofp, mixed_nofp, distinct_nofp } },
 };
-static const char *const chain_names[2] = { "recursive", "mixed" };
+static const char *const chain_names[NCHAINS] = { "recursive", "mixed", "distinct" };
 #define NMETHODS (sizeof methods / sizeof methods[0])
 
 struct leaf_arg {
@@ -123,6 +132,44 @@ static int leaf(void *p)
   return a->frames;
 }
 
+/* Run CHAIN to DEPTH with PAD more bytes of stack below the caller.  */
+__attribute__((noinline)) static void run_padded(chain_fn chain, int depth, struct leaf_arg *a,
+                                                 size_t pad)
+{
+  volatile char *p = __builtin_alloca(pad + 1);
+  p[0] = 0;
+  chain(depth, leaf, a);
+  __asm__ volatile("" ::"r"(p) : "memory");
+}
+
+#define STACK_PADS 9
+static int cmp_double(const void *x, const void *y)
+{
+  double a = *(const double *)x, b = *(const double *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* ns per frame of one cell: the median over STACK_PADS stack depths,
+   each calibrated to about BUDGET_NS / STACK_PADS.  */
+static double time_cell(struct method *m, int ch, int depth, long budget_ns, int *frames)
+{
+  double per_frame[STACK_PADS];
+  for (int p = 0; p < STACK_PADS; p++) {
+    size_t pad = 16 + (size_t)p * 456;  /* spread over 4 KiB */
+    struct leaf_arg a = { m->walk, 1, 0, 0, 0 };
+    run_padded(m->chain[ch], depth, &a, pad);
+    double per = a.ns > 0 ? a.ns : 1;
+    a.iters = (long)(budget_ns / STACK_PADS / per);
+    if (a.iters < 10)
+      a.iters = 10;
+    run_padded(m->chain[ch], depth, &a, pad);
+    *frames = a.frames;
+    per_frame[p] = a.ns / a.iters / (a.frames ? a.frames : 1);
+  }
+  qsort(per_frame, STACK_PADS, sizeof per_frame[0], cmp_double);
+  return per_frame[STACK_PADS / 2];
+}
+
 /* Under callgrind (collection off at start), each cell's walks are
    counted alone and dumped with the label "cell METHOD|CHAIN|DEPTH|FRAMES|ITERS";
    run.sh divides.  */
@@ -132,37 +179,29 @@ static void run_table(long budget_ns, int callgrind, int print)
   if (print)
     printf("%-26s %-9s %6s %7s %10s %8s\n", "method", "chain", "depth", "frames", "ns/frame",
            "vs FP");
-  for (int ch = 0; ch < 2; ch++) {
+  for (int ch = 0; ch < NCHAINS; ch++) {
     for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
       double fp_per_frame = 0;
       walk_max = depths[d] + 2; /* leaf, DEPTH steps, the chain's entry */
       for (size_t m = 0; m < NMETHODS; m++) {
-        struct leaf_arg a = { methods[m].walk, 1, 0, 0, 0 };
         if (callgrind) {
-          a.iters = 100;
-          a.callgrind = print;
-        } else {
-          /* calibrate: about BUDGET ns per cell */
+          struct leaf_arg a = { methods[m].walk, 100, 0, 0, print };
           methods[m].chain[ch](depths[d], leaf, &a);
-          double per = a.ns > 0 ? a.ns : 1;
-          a.iters = (long)(budget_ns / per);
-          if (a.iters < 10)
-            a.iters = 10;
-        }
-        methods[m].chain[ch](depths[d], leaf, &a);
-        if (a.callgrind) {
-          char label[160];
-          snprintf(label, sizeof label, "cell %s|%s|%d|%d|%ld", methods[m].name, chain_names[ch],
-                   depths[d], a.frames, a.iters);
-          CALLGRIND_DUMP_STATS_AT(label);
+          if (a.callgrind) {
+            char label[160];
+            snprintf(label, sizeof label, "cell %s|%s|%d|%d|%ld", methods[m].name,
+                     chain_names[ch], depths[d], a.frames, a.iters);
+            CALLGRIND_DUMP_STATS_AT(label);
+          }
           continue;
         }
-        double per_frame = a.ns / a.iters / (a.frames ? a.frames : 1);
+        int frames = 0;
+        double per_frame = time_cell(&methods[m], ch, depths[d], budget_ns, &frames);
         if (m == 0)
           fp_per_frame = per_frame;
         if (print)
           printf("%-26s %-9s %6d %7d %10.2f %7.2fx\n", methods[m].name, chain_names[ch],
-                 depths[d], a.frames, per_frame, fp_per_frame > 0 ? per_frame / fp_per_frame : 0);
+                 depths[d], frames, per_frame, fp_per_frame > 0 ? per_frame / fp_per_frame : 0);
       }
     }
   }
