@@ -36,7 +36,8 @@ enum {
   F_UC_TRUSTED = 16,/* P_UC is the caller's ucontext: read it directly */
   F_END = 32,       /* the outermost frame was reached */
   F_LO_SOFT = 64,   /* thread stack low bound not known yet (non-main thread on the altstack) */
-  F_RBX_KNOWN = 128 /* P_RBX holds this frame's rbx */
+  F_RBX_KNOWN = 128,/* P_RBX holds this frame's rbx */
+  F_THREAD = 256    /* P_HI is a non-main thread's thread pointer: [P_LO, P_HI) its stack */
 };
 
 #define GORC_MAX_FRAMES 4096
@@ -139,7 +140,19 @@ static void query_altstack(struct gorc_cursor *c)
   }
 }
 
-static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
+/* Per thread: the lowest sp at which a walk from its caller's own
+   registers found this thread on its own stack, not on the altstack (0:
+   none yet).  From there up to the thread pointer is the thread's stack
+   block, so a later walk starting in that range need not ask for the
+   altstack: one system call less per walk.  (An altstack inside that
+   range lies inside the thread's stack, so the range stays safe to
+   read; signal_frame asks for it when a walk meets it.)  glibc
+   initialises a thread's TLS afresh when it reuses a stack block.  */
+static __thread uint64_t thread_stack_low __attribute__((tls_model("initial-exec")));
+
+/* SP_IS_OWN: SP is the caller's own stack pointer (not an interrupted
+   context's), so the altstack query tells whether SP is on the altstack.  */
+static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp, int sp_is_own)
 {
   /* The thread pointer is pthread_self() (glibc, x86-64), without a call.  */
   uint64_t tp = (uint64_t)(uintptr_t)__builtin_thread_pointer();
@@ -152,6 +165,13 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
   if (is_main && gorc_rt_main_hi && sp >= gorc_rt_main_lo && sp < gorc_rt_main_hi) {
     c->priv[P_LO] = gorc_rt_main_lo;
     c->priv[P_HI] = gorc_rt_main_hi;
+    return;
+  }
+  uint64_t lo = (sp - REDZONE) & ~(uint64_t)7;
+  if (!is_main && thread_stack_low && sp >= thread_stack_low && tp > sp) {
+    c->priv[P_LO] = (thread_stack_low - REDZONE) & ~(uint64_t)7;
+    c->priv[P_HI] = tp;
+    c->priv[P_FLAGS] |= F_THREAD;
     return;
   }
   query_altstack(c);
@@ -168,10 +188,12 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp)
     c->priv[P_FLAGS] |= F_LO_SOFT;
     return;
   }
-  uint64_t lo = (sp - REDZONE) & ~(uint64_t)7;
   if (!is_main && tp > sp && tp - sp < (1ull << 30)) {
     c->priv[P_LO] = lo;
     c->priv[P_HI] = tp;
+    c->priv[P_FLAGS] |= F_THREAD;
+    if (sp_is_own && !c->priv[P_AHI] && (!thread_stack_low || sp < thread_stack_low))
+      thread_stack_low = sp;
   } else {
     /* Unknown stack (a coroutine, a foreign thread): only sp's page.  */
     c->priv[P_LO] = lo;
@@ -195,7 +217,7 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
     c->priv[P_RBX] = (uint64_t)u->uc_mcontext.gregs[REG_RBX];
     c->priv[P_FLAGS] = F_REGS | F_NOADJ | F_UC_TRUSTED | F_RBX_KNOWN;
   }
-  set_thread_bounds(c, sp);
+  set_thread_bounds(c, sp, uc == NULL);
   return 0;
 }
 
@@ -228,6 +250,15 @@ static int signal_frame(struct gorc_cursor *c)
       c->priv[P_FLAGS] &= ~(uint64_t)F_LO_SOFT;
     }
     c->priv[P_FLAGS] |= F_ALTJUMP;
+    if ((c->priv[P_FLAGS] & F_THREAD) && sp < c->priv[P_LO] && sp < c->priv[P_HI]) {
+      /* A thread whose altstack lies inside its own stack, above the
+         frames the handler interrupted (the walk started on the
+         altstack, within the range known to be this thread's stack):
+         the stack goes on down to the interrupted sp.  */
+      if ((sp & 7) || c->priv[P_HI] - sp >= (1ull << 30) || !probe(sp))
+        return -GORC_EBADFRAME;
+      c->priv[P_LO] = (sp - REDZONE) & ~(uint64_t)7;
+    }
   } else if (sp <= c->sp) {
     return -GORC_EDIRECTION;
   }

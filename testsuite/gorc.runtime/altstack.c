@@ -3,7 +3,11 @@
    handler, the signal frame (__restore_rt), the interrupted instruction and
    the recorded chain on the thread stack, to the outermost frame.
    gorc_backtrace_ucontext from the altstack must give the same tail.
-   altstack-local.c includes this file with ALTSTACK_IN_MAIN_STACK.  */
+   altstack-local.c includes this file with ALTSTACK_IN_MAIN_STACK (the
+   altstack a local array of the main thread), altstack-thread-local.c
+   with ALTSTACK_IN_THREAD_STACK (a local array of each thread's, and
+   walks halfway down the recursion first, so that the thread's stack is
+   known above the altstack but not down to the trap).  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
 
@@ -53,6 +57,13 @@ __attribute__((noinline, noclone)) static int
 rec (int n)
 {
   exp_ra[n] = __builtin_return_address (0);
+#ifdef ALTSTACK_IN_THREAD_STACK
+  if (n == DEPTH / 2)
+    {
+      void *w[256];
+      CHECK (gorc_backtrace (w, 256) >= DEPTH / 2 + 3, n);
+    }
+#endif
   if (n == 0)
     __builtin_trap ();
   int r = rec (n - 1);
@@ -66,7 +77,7 @@ run (void *arg)
   (void) arg;
   stack_t ss;
   ss.ss_size = 65536;
-#ifdef ALTSTACK_IN_MAIN_STACK
+#if defined ALTSTACK_IN_MAIN_STACK || defined ALTSTACK_IN_THREAD_STACK
   char local_stack[65536] __attribute__ ((aligned (16)));
   ss.ss_sp = local_stack;
 #else
@@ -78,6 +89,12 @@ run (void *arg)
     if (sigsetjmp (env, 1) == 0)
       rec (DEPTH);
   CHECK (handled == 3, handled);
+#ifdef ALTSTACK_IN_THREAD_STACK
+  stack_t off;
+  memset (&off, 0, sizeof off);
+  off.ss_flags = SS_DISABLE;
+  CHECK (sigaltstack (&off, 0) == 0, 0);   /* local_stack goes */
+#endif
   return 0;
 }
 
@@ -90,7 +107,7 @@ main (void)
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigaction (SIGILL, &sa, 0);
   run (0);
-#ifdef ALTSTACK_IN_MAIN_STACK
+#if defined ALTSTACK_IN_MAIN_STACK && !defined ALTSTACK_IN_THREAD_STACK
   stack_t off;
   memset (&off, 0, sizeof off);
   off.ss_flags = SS_DISABLE;
