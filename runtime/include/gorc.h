@@ -41,7 +41,10 @@ int gorc_backtrace(void **ips, int max);
 int gorc_backtrace_ucontext(const void *ucontext, void **ips, int max);
 
 /* How many addresses the calling thread's last gorc_backtrace* stored
-   (also when it returned an error).  */
+   (also when it returned an error).  Per thread, like errno: a signal
+   handler that walks between a walk and this call changes it, so such a
+   handler should save and restore it (a walk that succeeded returns the
+   count itself).  */
 int gorc_backtrace_count(void);
 
 /* A cursor for tools: one frame at a time.  */
