@@ -11,7 +11,6 @@
      the inner loop cannot decide exactly it leaves to the general step.  */
 
 #define _GNU_SOURCE
-#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
