@@ -143,10 +143,12 @@ static void query_altstack(struct gorc_cursor *c)
    registers found this thread on its own stack, not on the altstack (0:
    none yet).  From there up to the thread pointer is the thread's stack
    block, so a later walk starting in that range need not ask for the
-   altstack: one system call less per walk.  (An altstack inside that
-   range lies inside the thread's stack, so the range stays safe to
-   read; signal_frame asks for it when a walk meets it.)  glibc
-   initialises a thread's TLS afresh when it reuses a stack block.  */
+   altstack: one system call less per walk.  The walk's bounds are the
+   same as if it had asked: [sp - REDZONE, tp).  (An altstack inside
+   that range lies inside the thread's stack; signal_frame asks for it
+   when a walk meets it, and extends the low bound down to the frames
+   the handler interrupted.)  glibc initialises a thread's TLS afresh
+   when it reuses a stack block.  */
 static __thread uint64_t thread_stack_low __attribute__((tls_model("initial-exec")));
 
 /* SP_IS_OWN: SP is the caller's own stack pointer (not an interrupted
@@ -168,7 +170,7 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp, int sp_is_own)
   }
   uint64_t lo = (sp - REDZONE) & ~(uint64_t)7;
   if (!is_main && thread_stack_low && sp >= thread_stack_low && tp > sp) {
-    c->priv[P_LO] = (thread_stack_low - REDZONE) & ~(uint64_t)7;
+    c->priv[P_LO] = lo;
     c->priv[P_HI] = tp;
     c->priv[P_FLAGS] |= F_THREAD;
     return;
