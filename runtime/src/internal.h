@@ -20,9 +20,8 @@
       the sorted entry array, and the lookup scans forward from there (a
       block holds a few entries).
    2. entries[i] = { pc_off, word }: the state from pc_off up to the next
-      entry's pc_off.  entries[0] is a dummy (pc_off 0, word 0) and the
-      last GORC_RT_SCAN_WIDTH entries are sentinels (pc_off UINT32_MAX,
-      word 0) for the scan (gorc_rt_view_scan).  Its
+      entry's pc_off.  entries[0] is a dummy (pc_off 0, word 0) and
+      entries[count - 1] a sentinel (pc_off UINT32_MAX, word 0).  Its
       word is a fast word, 0 (nothing known: the gap after an END), or
       2*k: states[k], for everything a fast word cannot hold.
 
@@ -37,7 +36,6 @@
      bits 24..31  k: rbp is unchanged (0) or saved at CFA - 8k
    A word that is 0 anywhere means "no information".  */
 #define GORC_RT_BLOCK_SHIFT 4
-#define GORC_RT_SCAN_WIDTH 4
 #define GORC_RT_W_FAST 1u
 #define GORC_RT_W_CFA_BP 2u
 #define GORC_RT_W_OFF_MASK 0xfff8u
@@ -80,7 +78,7 @@ struct gorc_rt_module {
   uint64_t span;                  /* nblocks << GORC_RT_BLOCK_SHIFT */
   uint64_t base;                  /* dlpi_addr */
   uint32_t blocks_off, entries_off, states_off;   /* from the module */
-  uint32_t nentries;              /* with the dummy and the sentinels */
+  uint32_t nentries;              /* with the dummy and the sentinel */
   uint32_t nstates;
   uint32_t nexec;
   uint64_t exec_lo[GORC_RT_MAX_EXEC], exec_hi[GORC_RT_MAX_EXEC];
@@ -193,7 +191,7 @@ static inline int gorc_rt_view_load(struct gorc_rt_view *v, const struct gorc_rt
   v->nentries = (uint32_t)ne;
   v->nstates = (uint32_t)ns;
   v->span = span;
-  if (boff < sizeof *m || eoff < sizeof *m || soff < sizeof *m || ne < 1 + GORC_RT_SCAN_WIDTH
+  if (boff < sizeof *m || eoff < sizeof *m || soff < sizeof *m || ne < 2
       || span > (1ull << 40) || boff + (span >> GORC_RT_BLOCK_SHIFT) * 4 > size
       || eoff + ne * sizeof *v->entries > size || soff + ns * sizeof *v->states > size) {
     v->span = 0;
@@ -203,27 +201,20 @@ static inline int gorc_rt_view_load(struct gorc_rt_view *v, const struct gorc_rt
 }
 
 /* The word of PC in a block whose word W is not a fast word: 0 (nothing
-   known), or the entry scan from the entry W names.  The scan counts the
-   next GORC_RT_SCAN_WIDTH entries at or below PC at once (they are
-   sorted, so the count is how far to move), without a branch per entry:
-   a block's entry count varies from block to block, and a mispredicted
-   loop exit cost more than the loads.  The sentinels at the end keep the
-   reads inside the array and stop the scan.  */
+   known), or the entry scan from the entry W names, bounded by the entry
+   count.  (A loop: where a block's entry count repeats, as in a walk
+   through the same code, its exit is predicted, and the CPU runs ahead;
+   comparing several entries at once without branches made every scan
+   wait for all of their loads, and walks slower.)  */
 static inline uint32_t gorc_rt_view_scan(const struct gorc_rt_view *v, uint32_t w, uint64_t pc)
 {
   const struct gorc_rt_pc_entry *e = v->entries;
   uint32_t i = (w >> 1) - 1, n = v->nentries, off = (uint32_t)(pc - v->base);
-  if (w == 0)
+  if (w == 0 || i + 1 >= n)
     return 0;
-  for (;;) {
-    if (i + GORC_RT_SCAN_WIDTH >= n)
-      return 0;               /* only in a table being reused: see gorc_rt_module */
-    uint32_t c = (e[i + 1].pc_off <= off) + (e[i + 2].pc_off <= off)
-                 + (e[i + 3].pc_off <= off) + (e[i + 4].pc_off <= off);
-    i += c;
-    if (c < GORC_RT_SCAN_WIDTH)
-      return e[i].word;
-  }
+  while (i + 2 < n && e[i + 1].pc_off <= off)
+    i++;
+  return e[i].word;
 }
 
 /* The word of PC (inside the view: pc - v->lo < v->span), 0 when nothing

@@ -416,7 +416,7 @@ static struct gorc_rt_module *lay_out(const struct scan_module *sm,
 
   uint64_t lo = n ? e[0].pc_off & ~(bsize - 1) : 0;
   uint64_t nblocks = n ? ((uint64_t)e[n - 1].pc_off - lo + bsize - 1) >> GORC_RT_BLOCK_SHIFT : 0;
-  size_t nentries = n + 1 + GORC_RT_SCAN_WIDTH;
+  size_t nentries = n + 2;
   size_t blocks_off = align8(sizeof *m);
   size_t entries_off = align8(blocks_off + nblocks * 4);
   size_t states_off = align8(entries_off + nentries * sizeof(struct gorc_rt_pc_entry));
@@ -430,17 +430,15 @@ static struct gorc_rt_module *lay_out(const struct scan_module *sm,
   struct gorc_rt_pc_entry *ent = (struct gorc_rt_pc_entry *)(mem + entries_off);
   struct gorc_rt_state *states = (struct gorc_rt_state *)(mem + states_off);
 
-  /* entries[0] is the dummy, entries[n + 1 ...] the sentinels.  */
+  /* entries[0] is the dummy, entries[n + 1] the sentinel.  */
   ent[0].pc_off = 0;
   ent[0].word = 0;
   for (size_t i = 0; i < n; i++) {
     ent[i + 1].pc_off = e[i].pc_off;
     ent[i + 1].word = words[i];
   }
-  for (size_t s = n + 1; s < nentries; s++) {
-    ent[s].pc_off = UINT32_MAX;
-    ent[s].word = 0;
-  }
+  ent[n + 1].pc_off = UINT32_MAX;
+  ent[n + 1].word = 0;
   memcpy(states, ss.states, (ss.n + 1) * sizeof *states);
 
   /* Blocks: i walks the entries; entry i is in effect at the block start.  */

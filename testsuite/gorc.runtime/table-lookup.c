@@ -4,7 +4,7 @@
    must give the word of the entry a plain binary search over the sorted
    entries finds, and that word must decode (fast words to states whose
    fields round-trip, state indices inside the state table).  Also checks
-   the layout invariants: entries sorted, dummy first, sentinels last,
+   the layout invariants: entries sorted, dummy first, sentinel last,
    every block word 0, a fast word, or an entry index in range.  */
 /* { dg-do run } */
 /* { dg-gorc-runtime internal } */
@@ -20,7 +20,7 @@
 static uint32_t reference_word(const struct gorc_rt_view *v, uint32_t off)
 {
   const struct gorc_rt_pc_entry *e = v->entries;
-  uint32_t lo = 0, hi = v->nentries - GORC_RT_SCAN_WIDTH;   /* e[lo].pc_off <= off < e[hi].pc_off */
+  uint32_t lo = 0, hi = v->nentries - 1;   /* e[lo].pc_off <= off < e[hi].pc_off */
   if (off < e[1].pc_off)
     return 0;
   lo = 1;
@@ -51,10 +51,8 @@ int main(void)
     with_records += m->records_entries > 0;
     const struct gorc_rt_pc_entry *e = v.entries;
     CHECK(e[0].pc_off == 0 && e[0].word == 0, s);
-    CHECK(v.nentries >= 1 + GORC_RT_SCAN_WIDTH, s);
-    for (uint32_t i = v.nentries - GORC_RT_SCAN_WIDTH; i < v.nentries; i++)
-      CHECK(e[i].pc_off == UINT32_MAX && e[i].word == 0, i);
-    for (uint32_t i = 2; i + GORC_RT_SCAN_WIDTH < v.nentries; i++)
+    CHECK(e[v.nentries - 1].pc_off == UINT32_MAX && e[v.nentries - 1].word == 0, s);
+    for (uint32_t i = 2; i + 1 < v.nentries; i++)
       CHECK(e[i - 1].pc_off < e[i].pc_off, i);
     uint64_t nblocks = v.span >> GORC_RT_BLOCK_SHIFT;
     blocks_total += nblocks;
@@ -64,7 +62,7 @@ int main(void)
         fast++;
       else if (w) {
         mixed++;
-        CHECK((w >> 1) - 1 + GORC_RT_SCAN_WIDTH < v.nentries, b);
+        CHECK((w >> 1) - 1 + 1 < v.nentries, b);
       }
     }
     for (uint64_t pc = v.lo; pc < v.lo + v.span; pc++) {
