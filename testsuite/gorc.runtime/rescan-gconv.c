@@ -18,44 +18,22 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <time.h>
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
-#include "support/rt-test.h"
+#include "support/rt-sampler.h"
+#include "support/rt-trace.h"
 
 #define MAX 128
 #define WANT 200
 
-static uintptr_t mod_lo, mod_hi;
+static struct rt_range module;   /* IBM037.so's code */
 static atomic_int phase, misses1, samples1, samples2, in_module2, stop;
 static iconv_t cd;
 
-static void
-put_hex (uintptr_t v)
+static int
+in_module (uintptr_t a)
 {
-  char b[19];
-  int i = 18;
-  b[i] = 0;
-  do {
-    b[--i] = "0123456789abcdef"[v & 15];
-    v >>= 4;
-  } while (v);
-  b[--i] = 'x';
-  b[--i] = '0';
-  rt_puts (b + i);
-}
-
-static void
-dump (const char *what, void **ips, int n)
-{
-  rt_puts (what);
-  for (int i = 0; i < n; i++) {
-    rt_puts (" ");
-    put_hex ((uintptr_t) ips[i]);
-    if ((uintptr_t) ips[i] >= mod_lo && (uintptr_t) ips[i] < mod_hi)
-      rt_puts ("(IBM037)");
-  }
-  rt_puts ("\n");
+  return a >= module.lo && a < module.hi;
 }
 
 static void
@@ -64,8 +42,7 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
   (void) sig;
   (void) si;
   ucontext_t *uc = ucv;
-  void *ours[MAX], *theirs[MAX];
-  unw_cursor_t cur;
+  void *ours[MAX];
   int ph = atomic_load (&phase);
   uintptr_t ip = (uintptr_t) uc->uc_mcontext.gregs[REG_RIP];
   int rc = gorc_backtrace_ucontext (uc, ours, MAX);
@@ -80,27 +57,9 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
   }
   if (ph != 2)
     return;
-  int m = 0;
-  CHECK (unw_init_local2 (&cur, (unw_context_t *) uc, UNW_INIT_SIGNAL_FRAME) == 0, 0);
-  do {
-    unw_word_t uip;
-    if (unw_get_reg (&cur, UNW_REG_IP, &uip) < 0 || m == MAX)
-      break;
-    theirs[m++] = (void *) uip;
-  } while (unw_step (&cur) > 0);
-  int differ = rc < 0 || n != m;
-  for (int i = 0; i < n && i < m && !differ; i++)
-    differ = ours[i] != theirs[i];
-  if (differ) {
-    rt_puts ("a sample after the rescan: gorc rc ");
-    rt_putn (rc);
-    rt_puts ("\n");
-    dump ("  gorc:     ", ours, n);
-    dump ("  libunwind:", theirs, m);
-    FAIL ("a sample after the rescan differs from libunwind", rc);
-  }
+  rt_check_sample_after_rescan (uc, rc, ours, n, MAX, in_module, "(IBM037)");
   atomic_fetch_add (&samples2, 1);
-  if (ip >= mod_lo && ip < mod_hi)
+  if (in_module (ip))
     atomic_fetch_add (&in_module2, 1);
 }
 
@@ -111,11 +70,7 @@ find_module (struct dl_phdr_info *info, size_t size, void *data)
   (void) data;
   if (!info->dlpi_name || !strstr (info->dlpi_name, "/IBM037.so"))
     return 0;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X)) {
-      mod_lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
-      mod_hi = mod_lo + info->dlpi_phdr[i].p_memsz;
-    }
+  module = rt_code_range (info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum);
   return 1;
 }
 
@@ -134,40 +89,6 @@ worker_main (void *arg)
   return NULL;
 }
 
-static void *
-sampler_main (void *arg)
-{
-  pthread_t target = *(pthread_t *) arg;
-  struct timespec ts = { 0, 20000 };
-  while (!atomic_load (&stop)) {
-    pthread_kill (target, SIGPROF);
-    nanosleep (&ts, NULL);
-  }
-  return NULL;
-}
-
-static long long
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void
-wait_for (atomic_int *v, int want, const char *what)
-{
-  long long t0 = now_ns ();
-  struct timespec ts = { 0, 1000000 };
-  while (atomic_load (v) < want) {
-    if (now_ns () - t0 > 10000000000LL) {
-      rt_puts (what);
-      FAIL (": too few samples", atomic_load (v));
-    }
-    nanosleep (&ts, NULL);
-  }
-}
-
 int
 main (void)
 {
@@ -181,27 +102,23 @@ main (void)
     return 0;
   }
   dl_iterate_phdr (find_module, NULL);
-  CHECK (mod_hi > mod_lo, 0);
+  CHECK (module.hi > module.lo, 0);
 
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigprof;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
+  rt_on_sigprof (on_sigprof);
   atomic_store (&phase, 1);
-  pthread_t worker, sampler;
+  pthread_t worker;
+  struct rt_sampler sampler;
   CHECK (pthread_create (&worker, NULL, worker_main, NULL) == 0, 0);
-  CHECK (pthread_create (&sampler, NULL, sampler_main, &worker) == 0, 0);
-  wait_for (&samples1, 50, "before the rescan");
+  rt_sampler_start (&sampler, worker, 20000);
+  rt_wait_for (&samples1, 50, "before the rescan");
   /* A walk in normal context: it rescans if a sample asked for it.  */
   void *ips[MAX];
   CHECK (gorc_backtrace (ips, MAX) >= 2, 0);
   atomic_store (&phase, 2);
-  wait_for (&in_module2, WANT, "in IBM037.so after the rescan");
+  rt_wait_for (&in_module2, WANT, "in IBM037.so after the rescan");
   atomic_store (&stop, 1);
+  rt_sampler_stop (&sampler);
   pthread_join (worker, NULL);
-  pthread_join (sampler, NULL);
   printf ("rescan-gconv: before the rescan %d samples, %d missed; after it %d samples, "
           "%d in IBM037.so\n", atomic_load (&samples1), atomic_load (&misses1),
           atomic_load (&samples2), atomic_load (&in_module2));

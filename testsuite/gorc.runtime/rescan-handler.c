@@ -20,8 +20,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <time.h>
-#include "support/rt-test.h"
+#include "support/rt-sampler.h"
 
 #define ROUNDS 300
 #define DEPTH 6
@@ -32,7 +31,7 @@ typedef int (*dl_work_fn) (int depth, dl_callback cb, void *arg);
 typedef void *(*dlopen_fn) (const char *, int);
 typedef int (*dlclose_fn) (void *);
 
-static atomic_int samples, uc_ok, bt_ok, both_ok, stop;
+static atomic_int samples, uc_ok, bt_ok, both_ok;
 static dlopen_fn real_dlopen;
 static dlclose_fn real_dlclose;
 
@@ -100,18 +99,6 @@ worker_main (void *arg)
   return NULL;
 }
 
-static void *
-sampler_main (void *arg)
-{
-  pthread_t target = *(pthread_t *) arg;
-  struct timespec ts = { 0, 20000 };
-  while (!atomic_load (&stop)) {
-    pthread_kill (target, SIGPROF);
-    nanosleep (&ts, NULL);
-  }
-  return NULL;
-}
-
 static void
 on_alarm (int sig)
 {
@@ -127,18 +114,7 @@ main (void)
   CHECK (real_dlopen && real_dlclose && real_dlopen != (dlopen_fn) dlopen, 0);
   signal (SIGALRM, on_alarm);
   alarm (20);
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigprof;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
-  pthread_t worker, sampler;
-  CHECK (pthread_create (&worker, NULL, worker_main, NULL) == 0, 0);
-  CHECK (pthread_create (&sampler, NULL, sampler_main, &worker) == 0, 0);
-  pthread_join (worker, NULL);
-  atomic_store (&stop, 1);
-  pthread_join (sampler, NULL);
+  rt_run_sampled (worker_main, 20000, on_sigprof);
   alarm (0);
   printf ("rescan-handler: %d samples, %d complete from the ucontext, %d complete with "
           "gorc_backtrace, %d both\n", atomic_load (&samples), atomic_load (&uc_ok),

@@ -41,10 +41,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <time.h>
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
-#include "support/rt-test.h"
+#include "support/rt-sampler.h"
+#include "support/rt-trace.h"
 
 #define DEPTH 6
 #define MAX 128
@@ -60,30 +60,23 @@ static void *main_ra;   /* the return address into main of run_tests */
 
 /* ---- library code ranges ---- */
 
-struct range { uintptr_t lo, hi; };
-
 /* The code range of the module of HANDLE (its ELF header and program
    headers are mapped at its load base, in any namespace).  */
-static struct range
+static struct rt_range
 lib_range (void *handle)
 {
   struct link_map *lm;
-  struct range r = { 0, 0 };
   CHECK (dlinfo (handle, RTLD_DI_LINKMAP, &lm) == 0, 0);
   const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *) lm->l_addr;
   CHECK (memcmp (eh->e_ident, ELFMAG, SELFMAG) == 0, 0);
   const ElfW(Phdr) *ph = (const ElfW(Phdr) *) (lm->l_addr + eh->e_phoff);
-  for (int i = 0; i < eh->e_phnum; i++)
-    if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X)) {
-      r.lo = lm->l_addr + ph[i].p_vaddr;
-      r.hi = r.lo + ph[i].p_memsz;
-    }
+  struct rt_range r = rt_code_range (lm->l_addr, ph, eh->e_phnum);
   CHECK (r.hi > r.lo, 0);
   return r;
 }
 
 static int
-count_in (void **ips, int n, struct range r)
+count_in (void **ips, int n, struct rt_range r)
 {
   int k = 0;
   for (int i = 0; i < n; i++)
@@ -145,7 +138,7 @@ from_library (void *h, const char *what)
   void *ips[MAX];
   dl_call_fn call = (dl_call_fn) dlsym (h, "dl_many_call");
   CHECK (call != NULL, 0);
-  struct range r = lib_range (h);
+  struct rt_range r = lib_range (h);
   int rc = call (gorc_backtrace, ips, MAX);
   if (rc < 0 || count_in (ips, 1, r) != 1 || !has (ips, rc, main_ra)) {
     rt_puts (what);
@@ -169,7 +162,7 @@ newlm (void *h)
   void *ips[MAX];
   dl_call_fn call = (dl_call_fn) dlsym (h, "dl_many_call");
   CHECK (call != NULL, 0);
-  struct range r = lib_range (h);
+  struct rt_range r = lib_range (h);
   int rc = call (gorc_backtrace, ips, MAX);
   int n = gorc_backtrace_count ();
   CHECK (n >= 1 && count_in (ips, 1, r) == 1, n);
@@ -184,7 +177,7 @@ newlm (void *h)
 /* ---- B, C: a callback from library code walks ---- */
 
 struct cb_arg {
-  struct range r;
+  struct rt_range r;
   int use_cursor;
   int rc, frames, in_lib, main_seen;
 };
@@ -249,38 +242,18 @@ callback_walks (void *h, int use_cursor, const char *what)
 
 /* ---- E: sampling code of a module loaded behind libgorc's back ---- */
 
-static struct range sampled_lib;
+static struct rt_range sampled_lib;
 static atomic_int phase;          /* 1: before the rescan, 2: after */
 static atomic_int misses1, hits1, samples2, lib_samples2, stop_worker;
 static dl_work_fn e_work;
 static dl_spin_fn e_spin;
 
-static void
-put_hex (uintptr_t v)
+/* Marks the library in rt_dump's lines, as count_in counts.  */
+static int
+in_sampled_lib (uintptr_t a)
 {
-  char b[19];
-  int i = 18;
-  b[i] = 0;
-  do {
-    b[--i] = "0123456789abcdef"[v & 15];
-    v >>= 4;
-  } while (v);
-  b[--i] = 'x';
-  b[--i] = '0';
-  rt_puts (b + i);
-}
-
-static void
-dump (const char *what, void **ips, int n)
-{
-  rt_puts (what);
-  for (int i = 0; i < n; i++) {
-    rt_puts (" ");
-    put_hex ((uintptr_t) ips[i]);
-    if (count_in (ips + i, 1, sampled_lib))
-      rt_puts ("(lib)");
-  }
-  rt_puts ("\n");
+  void *ip = (void *) a;
+  return count_in (&ip, 1, sampled_lib);
 }
 
 static void
@@ -289,8 +262,6 @@ on_sigprof (int sig, siginfo_t *si, void *uc)
   (void) sig;
   (void) si;
   void *ours[MAX];
-  unw_word_t theirs[MAX];
-  unw_cursor_t cur;
   int ph = atomic_load (&phase);
   int rc = gorc_backtrace_ucontext (uc, ours, MAX);
   int n = gorc_backtrace_count ();
@@ -302,25 +273,7 @@ on_sigprof (int sig, siginfo_t *si, void *uc)
   }
   if (ph != 2)
     return;
-  int m = 0;
-  CHECK (unw_init_local2 (&cur, (unw_context_t *) uc, UNW_INIT_SIGNAL_FRAME) == 0, 0);
-  do {
-    unw_word_t ip;
-    if (unw_get_reg (&cur, UNW_REG_IP, &ip) < 0 || m == MAX)
-      break;
-    theirs[m++] = ip;
-  } while (unw_step (&cur) > 0);
-  int differ = rc < 0 || n != m;
-  for (int i = 0; i < n && i < m && !differ; i++)
-    differ = (unw_word_t) ours[i] != theirs[i];
-  if (differ) {
-    rt_puts ("a sample after the rescan: gorc rc ");
-    rt_putn (rc);
-    rt_puts ("\n");
-    dump ("  gorc:     ", ours, n);
-    dump ("  libunwind:", (void **) theirs, m);
-    FAIL ("a sample after the rescan differs from libunwind", rc);
-  }
+  rt_check_sample_after_rescan (uc, rc, ours, n, MAX, in_sampled_lib, "(lib)");
   atomic_fetch_add (&samples2, 1);
   if (count_in (ours, n, sampled_lib) > 0)
     atomic_fetch_add (&lib_samples2, 1);
@@ -345,40 +298,6 @@ worker_main (void *arg)
   return NULL;
 }
 
-static void *
-sampler_main (void *arg)
-{
-  pthread_t target = *(pthread_t *) arg;
-  struct timespec ts = { 0, 30000 };
-  while (!atomic_load (&stop_worker)) {
-    pthread_kill (target, SIGPROF);
-    nanosleep (&ts, NULL);
-  }
-  return NULL;
-}
-
-static long long
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void
-wait_for (atomic_int *v, int want, long long limit_ns, const char *what)
-{
-  long long t0 = now_ns ();
-  struct timespec ts = { 0, 1000000 };
-  while (atomic_load (v) < want) {
-    if (now_ns () - t0 > limit_ns) {
-      rt_puts (what);
-      FAIL (": too few samples", atomic_load (v));
-    }
-    nanosleep (&ts, NULL);
-  }
-}
-
 __attribute__((noinline, noclone)) static void
 sampled (dlopen_fn real_dlopen, void *many)
 {
@@ -391,25 +310,21 @@ sampled (dlopen_fn real_dlopen, void *many)
   CHECK (e_work && e_spin, 0);
   sampled_lib = lib_range (h);
 
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigprof;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
+  rt_on_sigprof (on_sigprof);
   atomic_store (&phase, 1);
-  pthread_t worker, sampler;
+  pthread_t worker;
+  struct rt_sampler sampler;
   CHECK (pthread_create (&worker, NULL, worker_main, NULL) == 0, 0);
-  CHECK (pthread_create (&sampler, NULL, sampler_main, &worker) == 0, 0);
-  wait_for (&misses1, 20, 10000000000LL, "before the rescan");
+  rt_sampler_start (&sampler, worker, 30000);
+  rt_wait_for (&misses1, 20, "before the rescan");
   /* A walk in normal context: it rescans (the samples asked for it).  */
   void *ips[MAX];
   CHECK (gorc_backtrace (ips, MAX) >= 2, 0);
   atomic_store (&phase, 2);
-  wait_for (&lib_samples2, 300, 10000000000LL, "after the rescan");
+  rt_wait_for (&lib_samples2, 300, "after the rescan");
   atomic_store (&stop_worker, 1);
+  rt_sampler_stop (&sampler);
   pthread_join (worker, NULL);
-  pthread_join (sampler, NULL);
   signal (SIGPROF, SIG_IGN);
   printf ("E: %d samples missed and %d walked before the rescan, %d walked after "
           "(%d with frames of the library)\n", atomic_load (&misses1),

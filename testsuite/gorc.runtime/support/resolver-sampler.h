@@ -20,10 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
-#include <time.h>
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
-#include "rt-test.h"
+#include "rt-sampler.h"
+#include "rt-trace.h"
 
 
 #define MAX 128
@@ -58,32 +58,17 @@ static atomic_int samples, ldso_samples, resolver_samples, plt_samples;
 static atomic_int in_workload;
 static void *main_ra;   /* the return address into main of run_workload */
 
-static void
-put_hex (uintptr_t v)
+static int
+in_ldso (uintptr_t a)
 {
-  char b[19];
-  int i = 18;
-  b[i] = 0;
-  do {
-    b[--i] = "0123456789abcdef"[v & 15];
-    v >>= 4;
-  } while (v);
-  b[--i] = 'x';
-  b[--i] = '0';
-  rt_puts (b + i);
+  return in_ranges (ldso, n_ldso, a);
 }
 
+/* The trace IPS[0..N) on a line after WHAT, ld.so's addresses marked.  */
 static void
 dump (const char *what, void **ips, int n)
 {
-  rt_puts (what);
-  for (int i = 0; i < n; i++) {
-    rt_puts (" ");
-    put_hex ((uintptr_t) ips[i]);
-    if (in_ranges (ldso, n_ldso, (uintptr_t) ips[i]))
-      rt_puts ("(ld.so)");
-  }
-  rt_puts ("\n");
+  rt_dump (what, ips, n, in_ldso, "(ld.so)");
 }
 
 static void
@@ -93,11 +78,9 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
   (void) si;
   ucontext_t *uc = ucv;
   void *ours[MAX], *theirs[MAX];
-  unw_cursor_t cur;
   uintptr_t ip = (uintptr_t) uc->uc_mcontext.gregs[REG_RIP];
   int rc = gorc_backtrace_ucontext (uc, ours, MAX);
   int n = gorc_backtrace_count ();
-  int m = 0;
 
   CHECK (n >= 1 && n <= MAX, n);
   /* The cursor API steps every frame with the general step (the walk
@@ -143,23 +126,14 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
       dump ("  gorc_backtrace:         ", all, an);
       FAIL ("gorc_backtrace from the handler differs at frame", i);
     }
-  CHECK (unw_init_local2 (&cur, (unw_context_t *) uc, UNW_INIT_SIGNAL_FRAME) == 0, 0);
-  do {
-    unw_word_t uip;
-    if (unw_get_reg (&cur, UNW_REG_IP, &uip) < 0 || m == MAX)
-      break;
-    theirs[m++] = (void *) uip;
-  } while (unw_step (&cur) > 0);
+  int m = rt_unw_trace (uc, theirs, MAX);
 
   if (in_ranges (plt, n_plt, ip) && rc == -GORC_EUNDEFINED && n == 1) {
     /* A PLT stub: gorc has no rule for it (see above).  */
     atomic_fetch_add (&plt_samples, 1);
     return;
   }
-  int differ = rc < 0 || n != m;
-  for (int i = 0; i < n && i < m && !differ; i++)
-    differ = ours[i] != theirs[i];
-  if (differ) {
+  if (rt_traces_differ (rc, ours, n, theirs, m)) {
     rt_puts ("sample differs from libunwind: gorc rc ");
     rt_putn (rc);
     rt_puts (gorc_strerror (rc) ? " (" : "");
@@ -333,25 +307,17 @@ find_plts (struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
-static long long
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int timed_out;
 
 __attribute__((noinline, noclone)) static void
 run_workload (void)
 {
-  long long t0 = now_ns ();
+  long long t0 = rt_now_ns ();
   main_ra = __builtin_return_address (0);
   atomic_store (&in_workload, 1);
   double s = 0;
   while (!enough_samples ()) {
-    if (now_ns () - t0 > TIME_LIMIT_NS) {
+    if (rt_now_ns () - t0 > TIME_LIMIT_NS) {
       timed_out = 1;
       break;
     }
@@ -363,23 +329,6 @@ run_workload (void)
   }
   atomic_store (&in_workload, 0);
   sink = s;
-}
-
-struct sampler {
-  pthread_t target;
-  atomic_int stop;
-};
-
-static void *
-sampler_main (void *arg)
-{
-  struct sampler *s = arg;
-  struct timespec ts = { 0, 20000 };
-  while (!atomic_load (&s->stop)) {
-    pthread_kill (s->target, SIGPROF);
-    nanosleep (&ts, NULL);
-  }
-  return NULL;
 }
 
 int
@@ -402,23 +351,14 @@ main (int argc, char **argv)
 
   /* libunwind's caches would allocate in the handler.  */
   unw_set_caching_policy (unw_local_addr_space, UNW_CACHE_NONE);
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigprof;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
+  rt_on_sigprof (on_sigprof);
   /* Resolve what the handler itself calls, outside the workload.  */
   raise (SIGPROF);
 
-  struct sampler s;
-  pthread_t th;
-  s.target = pthread_self ();
-  atomic_init (&s.stop, 0);
-  CHECK (pthread_create (&th, NULL, sampler_main, &s) == 0, 0);
+  struct rt_sampler s;
+  rt_sampler_start (&s, pthread_self (), 20000);
   run_workload ();
-  atomic_store (&s.stop, 1);
-  pthread_join (th, NULL);
+  rt_sampler_stop (&s);
 
   printf ("resolver: %d samples, %d in ld.so, %d through the resolver, ",
           atomic_load (&samples), atomic_load (&ldso_samples), atomic_load (&resolver_samples));

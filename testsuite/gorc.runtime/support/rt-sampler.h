@@ -1,6 +1,8 @@
-/* Sampling for the libgorc tests: run WORKER in a thread while another
-   thread sends it SIGPROF every INTERVAL_NS, HANDLER catching them.
-   Returns when WORKER returns.  */
+/* Sampling for the libgorc tests: a thread that sends another SIGPROF
+   every INTERVAL_NS (rt_sampler_start, rt_sampler_stop), and
+   rt_run_sampled, which samples a thread running WORKER until WORKER
+   returns, HANDLER catching the signals.  Inline: not every includer
+   uses them all.  */
 #ifndef RT_SAMPLER_H
 #define RT_SAMPLER_H
 #include <pthread.h>
@@ -13,6 +15,7 @@ struct rt_sampler {
   pthread_t target;
   long interval_ns;
   atomic_int stop;
+  pthread_t thread;     /* the sampler's own */
 };
 
 static void *
@@ -39,21 +42,35 @@ rt_on_sigprof (void (*handler) (int, siginfo_t *, void *))
   CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
 }
 
-static void
+/* Sample TARGET every INTERVAL_NS until rt_sampler_stop (S).  */
+static inline void
+rt_sampler_start (struct rt_sampler *s, pthread_t target, long interval_ns)
+{
+  s->target = target;
+  s->interval_ns = interval_ns;
+  atomic_init (&s->stop, 0);
+  CHECK (pthread_create (&s->thread, NULL, rt_sampler_main, s) == 0, 0);
+}
+
+static inline void
+rt_sampler_stop (struct rt_sampler *s)
+{
+  atomic_store (&s->stop, 1);
+  pthread_join (s->thread, NULL);
+}
+
+static inline void
 rt_run_sampled (void *(*worker) (void *), long interval_ns,
                 void (*handler) (int, siginfo_t *, void *))
 {
   struct rt_sampler s;
-  pthread_t sampler;
+  pthread_t target;
 
   rt_on_sigprof (handler);
-  s.interval_ns = interval_ns;
-  atomic_init (&s.stop, 0);
-  CHECK (pthread_create (&s.target, NULL, worker, NULL) == 0, 0);
-  CHECK (pthread_create (&sampler, NULL, rt_sampler_main, &s) == 0, 0);
-  pthread_join (s.target, NULL);
-  atomic_store (&s.stop, 1);
-  pthread_join (sampler, NULL);
+  CHECK (pthread_create (&target, NULL, worker, NULL) == 0, 0);
+  rt_sampler_start (&s, target, interval_ns);
+  pthread_join (target, NULL);
+  rt_sampler_stop (&s);
 }
 
 /* The same with WORKER run by the calling thread.  */
@@ -62,15 +79,34 @@ rt_run_sampled_here (void *(*worker) (void *), long interval_ns,
                      void (*handler) (int, siginfo_t *, void *))
 {
   struct rt_sampler s;
-  pthread_t sampler;
 
   rt_on_sigprof (handler);
-  s.target = pthread_self ();
-  s.interval_ns = interval_ns;
-  atomic_init (&s.stop, 0);
-  CHECK (pthread_create (&sampler, NULL, rt_sampler_main, &s) == 0, 0);
+  rt_sampler_start (&s, pthread_self (), interval_ns);
   worker (NULL);
-  atomic_store (&s.stop, 1);
-  pthread_join (sampler, NULL);
+  rt_sampler_stop (&s);
+}
+
+static inline long long
+rt_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Wait until the handler has counted WANT in *V; after 10 s fail, saying
+   WHAT was waited for.  */
+static inline void
+rt_wait_for (atomic_int *v, int want, const char *what)
+{
+  long long t0 = rt_now_ns ();
+  struct timespec ts = { 0, 1000000 };
+  while (atomic_load (v) < want) {
+    if (rt_now_ns () - t0 > 10000000000LL) {
+      rt_puts (what);
+      FAIL (": too few samples", atomic_load (v));
+    }
+    nanosleep (&ts, NULL);
+  }
 }
 #endif
