@@ -101,93 +101,12 @@ secs() { awk -v ms="$1" 'BEGIN { printf "%.2f", ms / 1e3 }'; }
 
 # ---------------------------------------------------------------- sources
 
-APT_DIR=$WORK/apt
-APT_OPTS=(-o "Dir::Etc::SourceList=$APT_DIR/sources.list"
-          -o "Dir::Etc::SourceParts=$APT_DIR/sources.list.d"
-          -o "Dir::State::Lists=$APT_DIR/lists"
-          -o "Dir::Cache=$APT_DIR/cache"
-          -o "APT::Sandbox::User=root"
-          -o "Acquire::Retries=1")
-APT_STATE=""   # "", ok, or a reason it is unusable
-
-# deb-src lines for the Debian mirrors the machine already uses, in a
-# private apt configuration under $WORK: the system's is not touched.
-apt_setup() {
-  [ -n "$APT_STATE" ] && { [ "$APT_STATE" = ok ]; return; }
-  command -v apt-get >/dev/null || { APT_STATE="apt-get not found"; return 1; }
-  mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" \
-           "$APT_DIR/sources.list.d"
-  local mirror='[a-z]+://[^ \t\n]*/debian(-security)?/?([ \t\n]|$)'
-  # one-line format
-  cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-    awk -v m="$mirror" '$1 == "deb" && $0 ~ m { $1 = "deb-src"; print }' \
-      >"$APT_DIR/sources.list"
-  # deb822 format: every Debian "deb" stanza again as "deb-src"
-  local f
-  : >"$APT_DIR/sources.list.d/debian-src.sources"
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk -v m="URIs:[ \t]*$mirror" 'BEGIN { RS = ""; ORS = "\n\n" }
-         /(^|\n)Types:[^\n]*deb([ \t\n]|$)/ && $0 ~ m {
-           sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f" \
-      >>"$APT_DIR/sources.list.d/debian-src.sources"
-  done
-  [ -s "$APT_DIR/sources.list.d/debian-src.sources" ] ||
-    rm -f "$APT_DIR/sources.list.d/debian-src.sources"
-  if [ ! -s "$APT_DIR/sources.list" ] && [ ! -f "$APT_DIR/sources.list.d/debian-src.sources" ]; then
-    APT_STATE="no Debian mirror found in /etc/apt to add deb-src lines for"
-    return 1
-  fi
-  touch "$APT_DIR/sources.list"
-  if ! timeout 300 apt-get "${APT_OPTS[@]}" -q update >"$APT_DIR/update.log" 2>&1 ||
-     grep -q '^\(E:\|Err:\)' "$APT_DIR/update.log"; then
-    if ! ls "$APT_DIR"/lists/*Sources* >/dev/null 2>&1; then
-      APT_STATE="no deb-src access ($(grep -m1 '^\(E:\|Err:\)' "$APT_DIR/update.log" | cut -c1-100))"
-      return 1
-    fi
-  fi
-  APT_STATE=ok
-}
-
-# fetch_source PKG: extracts the upstream tarball of source package PKG into
-# $WORK/src/PKG (once; later runs reuse it).  Sets SRC to the top directory
-# or REASON and returns 1.
-fetch_source() {
-  local pkg=$1 dir=$WORK/src/$1 dl=$WORK/dl/$1
-  SRC=""
-  if [ -f "$dir/.done" ]; then
-    SRC=$dir/$(cat "$dir/.done")
-    return 0
-  fi
-  apt_setup || { REASON=$APT_STATE; return 1; }
-  rm -rf "$dl" "$dir"
-  mkdir -p "$dl" "$dir"
-  # The newest version first; if its files are gone from the mirror (a
-  # security index ahead of its pool), the older ones.
-  local versions v ok=""
-  versions=$(apt-cache "${APT_OPTS[@]}" showsrc "$pkg" 2>/dev/null |
-             awk '/^Package: / { p = $2 } /^Version: / && p == "'"$pkg"'" { print $2 }' |
-             sort -Vr | uniq)
-  [ -n "$versions" ] || { REASON="no source package $pkg in the deb-src index"; return 1; }
-  for v in $versions; do
-    rm -f "$dl"/*
-    if (cd "$dl" && timeout 300 apt-get "${APT_OPTS[@]}" -q --download-only \
-          source "$pkg=$v" >"$WORK/dl/$pkg.log" 2>&1); then
-      ok=$v
-      break
-    fi
-  done
-  [ -n "$ok" ] || { REASON="apt-get source $pkg failed ($(grep -m1 '^E:' "$WORK/dl/$pkg.log" | cut -c1-100))"; return 1; }
-  local tarball
-  tarball=$(ls "$dl"/*.orig.tar.* 2>/dev/null | grep -v -- '-www\.' | head -n1)
-  [ -n "$tarball" ] || { REASON="no upstream tarball in source package $pkg $ok"; return 1; }
-  tar -xf "$tarball" -C "$dir" || { REASON="cannot unpack $(basename "$tarball")"; return 1; }
-  local top
-  top=$(ls "$dir" | head -n1)
-  echo "$top" >"$dir/.done"
-  echo "$pkg $ok" >"$dir/.version"
-  SRC=$dir/$top
-}
+# Debian source packages (a private apt configuration with deb-src lines)
+# unpacked under $WORK/src: debian_src_fetch PKG sets SRC, or REASON and
+# returns 1.
+. "$GORC_ROOT/scripts/debian-src.sh" ||
+  { echo "bench: cannot read $GORC_ROOT/scripts/debian-src.sh" >&2; exit 2; }
+debian_src_init "$WORK"
 
 # ---------------------------------------------------------------- programs
 # Each prep_NAME sets SRC, FILES (sources relative to SRC), XFLAGS (extra
@@ -204,7 +123,7 @@ prep_demo() {
 }
 
 prep_sqlite3() {
-  fetch_source sqlite3 || return 1
+  debian_src_fetch sqlite3 || return 1
   VERSION=$(cat "$WORK/src/sqlite3/.version")
   if [ ! -f "$SRC/sqlite3.c" ] || [ ! -f "$SRC/shell.c" ]; then
     command -v tclsh >/dev/null ||
@@ -224,7 +143,7 @@ prep_sqlite3() {
 }
 
 prep_lua54() {
-  fetch_source lua5.4 || return 1
+  debian_src_fetch lua5.4 || return 1
   VERSION="$(cat "$WORK/src/lua5.4/.version"), interpreter"
   FILES=()
   local f
@@ -239,7 +158,7 @@ prep_lua54() {
 }
 
 prep_zlib() {
-  fetch_source zlib || return 1
+  debian_src_fetch zlib || return 1
   VERSION="$(cat "$WORK/src/zlib/.version"), libz.so"
   FILES=()
   local f
@@ -254,7 +173,7 @@ prep_zlib() {
 }
 
 prep_tinyxml2() {
-  fetch_source tinyxml2 || return 1
+  debian_src_fetch tinyxml2 || return 1
   VERSION="$(cat "$WORK/src/tinyxml2/.version"), C++ library + its test program"
   FILES=(tinyxml2.cpp xmltest.cpp)
   XFLAGS=()
@@ -264,7 +183,7 @@ prep_tinyxml2() {
 }
 
 prep_bzip2() {
-  fetch_source bzip2 || return 1
+  debian_src_fetch bzip2 || return 1
   VERSION="$(cat "$WORK/src/bzip2/.version"), bzip2 program"
   FILES=(blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c
          bzlib.c bzip2.c)

@@ -44,48 +44,11 @@ fail() { echo "FAIL: $*"; NFAIL=$((NFAIL + 1)); }
 unsupported() { echo "UNSUPPORTED: $*"; NUNSUP=$((NUNSUP + 1)); }
 
 # ---------------------------------------------------------------- sources
-# (the same private apt configuration as bench/run.sh)
-APT_DIR=$DL/apt
-APT_OPTS=(-o "Dir::Etc::SourceList=$APT_DIR/sources.list"
-          -o "Dir::Etc::SourceParts=$APT_DIR/sources.list.d"
-          -o "Dir::State::Lists=$APT_DIR/lists"
-          -o "Dir::Cache=$APT_DIR/cache"
-          -o "APT::Sandbox::User=root"
-          -o "Acquire::Retries=1")
-APT_STATE=""
-
-apt_setup() {
-  [ -n "$APT_STATE" ] && { [ "$APT_STATE" = ok ]; return; }
-  command -v apt-get >/dev/null || { APT_STATE="apt-get not found"; return 1; }
-  mkdir -p "$APT_DIR/lists/partial" "$APT_DIR/cache/archives/partial" \
-           "$APT_DIR/sources.list.d"
-  local mirror='[a-z]+://[^ \t\n]*/debian(-security)?/?([ \t\n]|$)'
-  cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-    awk -v m="$mirror" '$1 == "deb" && $0 ~ m { $1 = "deb-src"; print }' \
-      >"$APT_DIR/sources.list"
-  local f
-  : >"$APT_DIR/sources.list.d/debian-src.sources"
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    awk -v m="URIs:[ \t]*$mirror" 'BEGIN { RS = ""; ORS = "\n\n" }
-         /(^|\n)Types:[^\n]*deb([ \t\n]|$)/ && $0 ~ m {
-           sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f" \
-      >>"$APT_DIR/sources.list.d/debian-src.sources"
-  done
-  [ -s "$APT_DIR/sources.list.d/debian-src.sources" ] ||
-    rm -f "$APT_DIR/sources.list.d/debian-src.sources"
-  if [ ! -s "$APT_DIR/sources.list" ] && [ ! -f "$APT_DIR/sources.list.d/debian-src.sources" ]; then
-    APT_STATE="no Debian mirror in /etc/apt to add deb-src lines for"; return 1
-  fi
-  touch "$APT_DIR/sources.list"
-  if ! timeout 300 apt-get "${APT_OPTS[@]}" -q update >"$APT_DIR/update.log" 2>&1 ||
-     grep -q '^\(E:\|Err:\)' "$APT_DIR/update.log"; then
-    if ! ls "$APT_DIR"/lists/*Sources* >/dev/null 2>&1; then
-      APT_STATE="no deb-src access"; return 1
-    fi
-  fi
-  APT_STATE=ok
-}
+# Debian source packages through a private apt configuration, as in
+# bench/run.sh (scripts/debian-src.sh), kept under $DL.
+. "$GORC_ROOT/scripts/debian-src.sh" ||
+  { echo "projects: cannot read $GORC_ROOT/scripts/debian-src.sh" >&2; exit 2; }
+debian_src_init "$DL"
 
 # source_dir PKG GLOB: sets SRC to an unpacked upstream tree of Debian
 # source package PKG (PROJECTS_SRC/GLOB, else an earlier download, else
@@ -98,36 +61,11 @@ source_dir() {
       [ -d "$d" ] && { SRC=$d; return 0; }
     done
   fi
-  local dir=$DL/src/$pkg dl=$DL/dl/$pkg
-  if [ -f "$dir/.done" ]; then SRC=$dir/$(cat "$dir/.done"); return 0; fi
+  debian_src_cached "$pkg" && return 0
   [ "$FETCH" = 1 ] || { REASON="no $glob in ${SRCDIR:-PROJECTS_SRC (unset)} and fetching is off"; return 1; }
-  apt_setup || { REASON="sources absent and cannot fetch: $APT_STATE"; return 1; }
-  rm -rf "$dl" "$dir"; mkdir -p "$dl" "$dir"
-  local versions v ok=""
-  versions=$(apt-cache "${APT_OPTS[@]}" showsrc "$pkg" 2>/dev/null |
-             awk '/^Package: / { p = $2 } /^Version: / && p == "'"$pkg"'" { print $2 }' |
-             sort -Vr | uniq)
-  [ -n "$versions" ] || { REASON="no source package $pkg in the deb-src index"; return 1; }
-  for v in $versions; do
-    rm -f "$dl"/*
-    if (cd "$dl" && timeout 300 apt-get "${APT_OPTS[@]}" -q --download-only \
-          source "$pkg=$v" >"$DL/dl/$pkg.log" 2>&1); then ok=$v; break; fi
-  done
-  [ -n "$ok" ] || { REASON="apt-get source $pkg failed"; return 1; }
-  local tarball
-  tarball=$(ls "$dl"/*.orig.tar.* 2>/dev/null | grep -v -- '-www\.\|\.asc$' | head -n1)
-  [ -n "$tarball" ] || { REASON="no upstream tarball in source package $pkg $ok"; return 1; }
-  tar -xf "$tarball" -C "$dir" || { REASON="cannot unpack $(basename "$tarball")"; return 1; }
-  # extra upstream components (lua's test suite comes as orig-tests)
-  local extra
-  for extra in "$dl"/*.orig-*.tar.*; do
-    [ -f "$extra" ] || continue
-    case $extra in *.asc) continue;; esac
-    tar -xf "$extra" -C "$dir/$(ls "$dir" | head -n1)" 2>/dev/null || true
-  done
-  ls "$dir" | head -n1 >"$dir/.done"
-  echo "$pkg $ok" >"$dir/.version"
-  SRC=$dir/$(cat "$dir/.done")
+  debian_src_apt_setup || { REASON="sources absent and cannot fetch: $APT_STATE"; return 1; }
+  # with the extra upstream components (lua's test suite comes as orig-tests)
+  debian_src_fetch "$pkg" components
 }
 
 # ---------------------------------------------------------------- building
