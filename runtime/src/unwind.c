@@ -514,7 +514,10 @@ __attribute__((noinline)) static void fast_frames(struct walk_regs *r, struct wa
       /* Recursion: the same return address has the same state.  Every
          frame of the run saved rbp and rbx (if at all) at the same place
          below its CFA, so only the last frame's slots matter: the loop
-         itself only follows the CFA.  */
+         itself only follows the CFA.  The slots need no check: the
+         frame that set the memo passed the checks below on this stack
+         (walk_on clears the memo after every general step), and the
+         run's CFAs are higher.  */
       uint64_t off = m.w & GORC_RT_W_OFF_MASK, run_sp = sp;
       int more = 1;
       for (;;) {
