@@ -723,37 +723,30 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
   struct walk_views views;
   struct walk_memo memo = { 0, 0 };
   uint64_t lo = gorc_rt_main_lo, hi = gorc_rt_main_hi;
-  int n = 1, rc = 1, fast_first = 1;
-  if (max <= 0) {
-    *count = 0;
-    return 1;
+  if (max <= 1 || !gorc_rt_main_self_known
+      || (uint64_t)(uintptr_t)__builtin_thread_pointer() != gorc_rt_main_self
+      || (sp & 7) || sp - REDZONE < lo || sp >= hi) {
+    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
+    return gorc_rt_walk(&c, ips, max, count);
   }
   walk_begin(&views);
   ips[0] = (void *)(uintptr_t)ip;
-  if (gorc_rt_main_self_known && (uint64_t)(uintptr_t)__builtin_thread_pointer() == gorc_rt_main_self
-      && !(sp & 7) && sp - REDZONE >= lo && sp < hi && max > 1) {
-    struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max, ips + 1 };
-    fast_frames(&r, &views, &memo);
-    n = (int)(r.out - ips);
-    ip = r.ip;
-    sp = r.sp;
-    bp = r.bp;
-    fast_first = 0;
-    if (n >= max) {
-      walk_end();
-      *count = n;
-      return 1;
-    }
-    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
+  struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max, ips + 1 };
+  fast_frames(&r, &views, &memo);
+  int n = (int)(r.out - ips), rc = 1;
+  if (n >= max) {
+    *count = n;
+  } else {
+    /* What the inner loop left: through the cursor, from the general
+       step on.  */
+    gorc_rt_cursor_start(&c, r.ip, r.sp, r.bp, NULL);
     if (r.rbx_known) {
       c.priv[P_RBX] = r.rbx;
       c.priv[P_FLAGS] |= F_RBX_KNOWN;
     }
-  } else {
-    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
+    c.priv[P_FRAMES] = (unsigned)(n - 1);
+    rc = walk_on(&c, ips, n, max, 0, &views, &memo, count);
   }
-  c.priv[P_FRAMES] = (unsigned)(n - 1);
-  rc = walk_on(&c, ips, n, max, fast_first, &views, &memo, count);
   walk_end();
   return rc;
 }
