@@ -15,7 +15,7 @@
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "support/rt-test.h"
+#include "support/rt-memory.h"
 
 #define COPIES 100
 #define CYCLES 40
@@ -30,28 +30,6 @@ typedef int (*dl_work_fn) (int depth, dl_callback cb, void *arg);
 static char tmpdir[] = "/tmp/gorc-batch-XXXXXX";
 static char paths[COPIES][128];
 static void *main_ra;
-
-static void
-statm (long *vsz, long *rss)
-{
-  FILE *f = fopen ("/proc/self/statm", "r");
-  CHECK (f && fscanf (f, "%ld %ld", vsz, rss) == 2, 0);
-  fclose (f);
-  *vsz *= sysconf (_SC_PAGESIZE);
-  *rss *= sysconf (_SC_PAGESIZE);
-}
-
-static int
-maps_lines (void)
-{
-  FILE *f = fopen ("/proc/self/maps", "r");
-  int c, n = 0;
-  CHECK (f != NULL, 0);
-  while ((c = getc (f)) != EOF)
-    n += c == '\n';
-  fclose (f);
-  return n;
-}
 
 static int
 deep (void *arg)
@@ -105,12 +83,12 @@ cycles (void)
     for (int i = 0; i < COPIES; i++)
       CHECK (dlclose (h[i]) == 0, i);
     if (c + 1 == 5) {
-      statm (&vsz0, &rss0);
-      maps0 = maps_lines ();
+      rt_statm (&vsz0, &rss0);
+      maps0 = rt_maps_lines ();
     }
   }
-  statm (&vsz, &rss);
-  int maps = maps_lines ();
+  rt_statm (&vsz, &rss);
+  int maps = rt_maps_lines ();
   printf ("dlclose-batch: %d cycles of %d modules; since cycle 5: mappings %+d, "
           "virtual size %+ld KiB, RSS %+ld KiB\n", CYCLES, COPIES, maps - maps0,
           (vsz - vsz0) >> 10, (rss - rss0) >> 10);

@@ -17,7 +17,7 @@
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "support/rt-test.h"
+#include "support/rt-memory.h"
 
 #define ROUNDS 2000
 #define DEPTH 10
@@ -36,23 +36,9 @@ struct expect {
 static long
 rss_bytes (void)
 {
-  long size, resident;
-  FILE *f = fopen ("/proc/self/statm", "r");
-  CHECK (f && fscanf (f, "%ld %ld", &size, &resident) == 2, 0);
-  fclose (f);
-  return resident * sysconf (_SC_PAGESIZE);
-}
-
-static int
-maps_lines (void)
-{
-  FILE *f = fopen ("/proc/self/maps", "r");
-  int c, n = 0;
-  CHECK (f != NULL, 0);
-  while ((c = getc (f)) != EOF)
-    n += c == '\n';
-  fclose (f);
-  return n;
+  long vsz, rss;
+  rt_statm (&vsz, &rss);
+  return rss;
 }
 
 /* Called at the bottom of the library's recursion.  */
@@ -121,18 +107,18 @@ rounds (void)
     CHECK (gorc_backtrace (ips, 64) >= 2, i);
     if (i + 1 == 100) {
       rss0 = rss_bytes ();
-      maps0 = maps_lines ();
+      maps0 = rt_maps_lines ();
     } else if ((i + 1) % 100 == 0) {
       long grown = rss_bytes () - rss0;
       if (grown > RSS_SLACK) {
         printf ("after %d rounds RSS grew by %ld KiB since round 100\n", i + 1, grown >> 10);
         FAIL ("RSS grew too much (KiB)", grown >> 10);
       }
-      CHECK (maps_lines () <= maps0 + MAPS_SLACK, maps_lines () - maps0);
+      CHECK (rt_maps_lines () <= maps0 + MAPS_SLACK, rt_maps_lines () - maps0);
     }
   }
   printf ("dlclose-memory: %d rounds; since round 100 RSS %+ld KiB, mappings %+d\n",
-          ROUNDS, (rss_bytes () - rss0) >> 10, maps_lines () - maps0);
+          ROUNDS, (rss_bytes () - rss0) >> 10, rt_maps_lines () - maps0);
 }
 
 int

@@ -81,12 +81,7 @@ int
 main (int argc, char **argv)
 {
   (void) argc;
-  if (getenv ("LD_BIND_NOW")) {
-    /* The resolver is the subject: run lazily bound.  */
-    unsetenv ("LD_BIND_NOW");
-    execv ("/proc/self/exe", argv);
-    FAIL ("execv", 0);
-  }
+  rt_run_lazily_bound (argv);   /* the resolver is the subject */
   dl_iterate_phdr (find_ldso, NULL);
   CHECK (ldso_hi > ldso_lo, 0);
   dl_ifunc_hook = hook;

@@ -335,12 +335,7 @@ int
 main (int argc, char **argv)
 {
   (void) argc;
-  if (getenv ("LD_BIND_NOW")) {
-    /* The resolver is the subject: run lazily bound.  */
-    unsetenv ("LD_BIND_NOW");
-    execv ("/proc/self/exe", argv);
-    FAIL ("execv", 0);
-  }
+  rt_run_lazily_bound (argv);   /* the resolver is the subject */
   test_setup ();
   dl_iterate_phdr (find_ranges, NULL);
   CHECK (n_ldso > 0, 0);

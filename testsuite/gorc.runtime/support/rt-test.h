@@ -3,6 +3,7 @@
 #define RT_TEST_H
 #include <execinfo.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "gorc.h"
@@ -34,5 +35,16 @@ static void rt_check_chain(void **ips, int got, int from, void **exp, int n)
   for (int i = 0; i < n; i++)
     if (ips[from + i] != exp[i])
       FAIL("chain mismatch at frame", from + i);
+}
+
+/* Tests of glibc's lazy-binding resolver must run lazily bound: if
+   LD_BIND_NOW is set (the harness may set it), run ARGV again without it.  */
+static inline void rt_run_lazily_bound(char **argv)
+{
+  if (getenv("LD_BIND_NOW")) {
+    unsetenv("LD_BIND_NOW");
+    execv("/proc/self/exe", argv);
+    FAIL("execv", 0);
+  }
 }
 #endif
