@@ -93,6 +93,22 @@ time_loop (long (*loop) (long), long n, int reps)
   return best;
 }
 
+/* Loop K through its static-call site over the same loop calling
+   directly: the best of three rounds of N calls each, interleaved.  */
+static double
+site_over_direct (int k, long n)
+{
+  double best_s = 1e30, best_d = 1e30;
+  for (int round = 0; round < 3; round++)
+    {
+      double t = time_loop (site_loops[k], n, 3);
+      best_s = t < best_s ? t : best_s;
+      t = time_loop (direct_loops[k], n, 3);
+      best_d = t < best_d ? t : best_d;
+    }
+  return best_s / best_d;
+}
+
 static double
 time_updates (int n)
 {
@@ -173,15 +189,7 @@ main (int argc, char **argv)
 	  fprintf (stderr, "loop %d: its call site was not patched\n", k);
 	  return 1;
 	}
-      double best_s = 1e30, best_d = 1e30;
-      for (int round = 0; round < 3; round++)
-	{
-	  double t = time_loop (site_loops[k], n / 2, 3);
-	  best_s = t < best_s ? t : best_s;
-	  t = time_loop (direct_loops[k], n / 2, 3);
-	  best_d = t < best_d ? t : best_d;
-	}
-      ratios[nr] = best_s / best_d;
+      ratios[nr] = site_over_direct (k, n / 2);
       nr++;
     }
   gorc_static_call_patch_sites (0);
@@ -192,15 +200,7 @@ main (int argc, char **argv)
     {
       if (!(mask & (1 << k)))
 	continue;
-      double best_s = 1e30, best_d = 1e30;
-      for (int round = 0; round < 3; round++)
-	{
-	  double t = time_loop (site_loops[k], n / 2, 3);
-	  best_s = t < best_s ? t : best_s;
-	  t = time_loop (direct_loops[k], n / 2, 3);
-	  best_d = t < best_d ? t : best_d;
-	}
-      tramp_ratios[nt++] = best_s / best_d;
+      tramp_ratios[nt++] = site_over_direct (k, n / 2);
     }
   if (nr > 0)
     {
