@@ -6,6 +6,9 @@
 #include "gorc/format.h"
 
 /* DWARF register numbers (System V x86-64 psABI, figure 3.36).  */
+/* The record format's machine (the note, PUSH/POP slot, register numbers).  */
+#define GORC_ARCH_MACHINE GORC_MACHINE_X86_64
+
 #define GORC_ARCH_DWARF_SP GORC_DWARF_RSP
 #define GORC_ARCH_DWARF_BP GORC_DWARF_RBP
 #define GORC_ARCH_DWARF_RA GORC_DWARF_RA

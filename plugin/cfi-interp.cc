@@ -12,7 +12,7 @@ static void set_problem(struct gorc_interp *in, const char *why)
 void gorc_interp_reset(struct gorc_interp *in)
 {
   memset(in, 0, sizeof *in);
-  in->row.state = gorc_entry_state();
+  in->row.state = gorc_entry_state(GORC_ARCH_MACHINE);
   in->row.ra_ok = true;
 }
 
@@ -75,7 +75,7 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
     return;
   }
   if (!loc.indirect) {
-    gorc_state_set_cfa_reg(s, loc.reg.reg, off);
+    gorc_state_set_cfa_reg(s, GORC_ARCH_MACHINE, loc.reg.reg, off);
     return;
   }
   /* Indirect: CFA = *(reg + base_offset) + offset.  GCC's stack

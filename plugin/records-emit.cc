@@ -35,54 +35,80 @@ static void print_label(FILE *f, const char *label)
   assemble_name_raw(f, label[0] == '*' ? label + 1 : label);
 }
 
-/* A label may be an expression (thunks.cc: "end-5"), hence the parentheses.  */
-static void print_delta(FILE *f, const char *to, const char *from)
+/* The first number of an entry: uleb128((TO - FROM) << 3 | OP), which the
+   assembler computes once it knows where the labels are.  A label may be
+   an expression (thunks.cc: "end-5"), hence the parentheses.  */
+static void print_entry_word(FILE *f, const char *to, const char *from, unsigned op)
 {
-  fputs("\t.uleb128\t(", f);
+  fputs("\t.uleb128\t(((", f);
   print_label(f, to);
   fputs(")-(", f);
   print_label(f, from);
-  fputs(")\n", f);
+  fprintf(f, "))<<%d)|%u\n", GORC_OP_BITS, op);
 }
 
-static void print_state_bytes(FILE *f, const struct gorc_state *s,
-                              const struct gorc_state *prev)
+static void print_bytes(FILE *f, const uint8_t *bytes, size_t n)
 {
-  uint8_t bytes[GORC_STATE_MAX_BYTES];
-  size_t n = gorc_encode_state(s, prev, bytes);
+  if (n == 0)
+    return;
   fputs("\t.byte\t", f);
   for (size_t i = 0; i < n; i++)
     fprintf(f, "%s%#x", i ? ", " : "", bytes[i]);
   fputc('\n', f);
 }
 
-void gorc_emit_partition(FILE *f, const struct gorc_partition_rec *p)
+/* The index entry of a range that starts at START and whose body is at
+   BODY: in gorc_unwind_index, linked to the code like the body, so the
+   linker sorts both by the address of the code.  */
+static void print_index_entry(FILE *f, const struct gorc_partition_rec *p, const char *start,
+                              const char *body)
 {
-  const struct gorc_entry_rec *first = &p->entries[0];
-
-  fprintf(f, "\t.pushsection\t%s,\"ao%s\",@progbits,", GORC_SECTION_NAME,
+  fprintf(f, "\t.pushsection\t%s,\"ao%s\",@progbits,", GORC_INDEX_SECTION_NAME,
           p->group ? "G" : "");
-  print_label(f, first->label);
+  print_label(f, start);
   if (p->group)
     fprintf(f, ",%s,comdat", p->group);
-  fputs("\n\t.long\t", f);
-  print_label(f, first->label);
-  fputs("-.\n", f);
-  /* Every range starts in the entry state for free; entries[0] needs
-     bytes only when a CFI at the very start changed it.  */
-  struct gorc_state prev = gorc_entry_state();
-  if (!gorc_state_equal(&first->state, &prev)) {
-    fputs("\t.byte\t0\n", f);
-    print_state_bytes(f, &first->state, &prev);
+  fputs("\n\t.p2align\t2\n\t.long\t", f);
+  print_label(f, start);
+  fprintf(f, "-.\n\t.long\t%s-.\n\t.popsection\n", body);
+}
+
+/* The entries of P after its implicit first one, then the end.  Every
+   range starts in the entry state for free; entries[0] needs bytes only
+   when a CFI at the very start changed it.  */
+static void print_body(FILE *f, const struct gorc_partition_rec *p)
+{
+  struct gorc_history hist;
+  uint8_t operands[GORC_OPERANDS_MAX_BYTES];
+  size_t n;
+
+  gorc_history_init(&hist, GORC_ARCH_MACHINE);
+  for (unsigned i = 0; i < p->entries.length(); i++) {
+    const struct gorc_entry_rec *e = &p->entries[i];
+    if (i == 0 && gorc_state_equal(&e->state, gorc_history_back(&hist, 1)))
+      continue;
+    unsigned op = gorc_encode_entry(&hist, &e->state, operands, &n);
+    print_entry_word(f, e->label, p->entries[i ? i - 1 : 0].label, op);
+    print_bytes(f, operands, n);
+    gorc_history_push(&hist, &e->state);
   }
-  prev = first->state;
-  for (unsigned i = 1; i < p->entries.length(); i++) {
-    print_delta(f, p->entries[i].label, p->entries[i - 1].label);
-    print_state_bytes(f, &p->entries[i].state, &prev);
-    prev = p->entries[i].state;
-  }
-  print_delta(f, p->end_label, p->entries[p->entries.length() - 1].label);
-  fputs("\t.byte\t0\n\t.popsection\n", f);
+  print_entry_word(f, p->end_label, p->entries[p->entries.length() - 1].label, GORC_OP_END);
+}
+
+void gorc_emit_partition(FILE *f, const struct gorc_partition_rec *p)
+{
+  static unsigned bodies;
+  char body[32];
+
+  snprintf(body, sizeof body, ".LGORCB%u", bodies++);
+  print_index_entry(f, p, p->entries[0].label, body);
+  fprintf(f, "\t.pushsection\t%s,\"ao%s\",@progbits,", GORC_SECTION_NAME, p->group ? "G" : "");
+  print_label(f, p->entries[0].label);
+  if (p->group)
+    fprintf(f, ",%s,comdat", p->group);
+  fprintf(f, "\n%s:\n", body);
+  print_body(f, p);
+  fputs("\t.popsection\n", f);
   if (!unit_has_records)
     gorc_emit_module_note();
   unit_has_records = true;
@@ -109,9 +135,10 @@ static unsigned int execute_emit(function *fun)
 
 /* One note per linked module: its COMDAT group keeps one copy, SHF_GNU_RETAIN
    ("R") keeps it from --gc-sections.  The linker defines the hidden
-   __start_/__stop_ symbols of gorc_unwind.  */
+   __start_/__stop_ symbols of both sections.  */
 void gorc_emit_module_note(void)
 {
+  static const char *const sections[] = { GORC_INDEX_SECTION_NAME, GORC_SECTION_NAME };
   FILE *f = asm_out_file;
   fprintf(f,
           "\t.pushsection\t%s,\"aGR\",@note,gorc.module.v%d,comdat\n"
@@ -119,16 +146,18 @@ void gorc_emit_module_note(void)
           "\t.long\t%d, %d, %d\n"
           "\t.string\t\"%s\"\n"
           "\t.p2align\t2\n"
-          "\t.long\t%d\n"
-          "\t.hidden\t__start_%s\n"
-          "\t.hidden\t__stop_%s\n"
-          "\t.long\t__start_%s - .\n"
-          "\t.long\t__stop_%s - .\n"
-          "\t.popsection\n",
+          "\t.long\t%d, %d\n",
           GORC_NOTE_SECTION_NAME, GORC_FORMAT_VERSION,
           (int)sizeof GORC_NOTE_NAME, GORC_NOTE_DESC_SIZE, GORC_NOTE_TABLE,
-          GORC_NOTE_NAME, GORC_FORMAT_VERSION, GORC_SECTION_NAME,
-          GORC_SECTION_NAME, GORC_SECTION_NAME, GORC_SECTION_NAME);
+          GORC_NOTE_NAME, GORC_FORMAT_VERSION, GORC_ARCH_MACHINE);
+  for (const char *sec : sections)
+    fprintf(f,
+            "\t.hidden\t__start_%s\n"
+            "\t.hidden\t__stop_%s\n"
+            "\t.long\t__start_%s - .\n"
+            "\t.long\t__stop_%s - .\n",
+            sec, sec, sec, sec);
+  fputs("\t.popsection\n", f);
 }
 
 namespace {

@@ -89,7 +89,7 @@ static struct gorc_partition_rec *open_partition(const char *start_label)
   p->entries.create(8);
   memset(&first, 0, sizeof first);
   snprintf(first.label, sizeof first.label, "%s", start_label);
-  first.state = gorc_entry_state();
+  first.state = gorc_entry_state(GORC_ARCH_MACHINE);
   p->entries.safe_push(first);
   p->end_label[0] = 0;
   p->group = NULL;

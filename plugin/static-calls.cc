@@ -357,7 +357,7 @@ static void sc_code_range_close(FILE *f, bool cfi, const char *start, const char
   gcc_assert(strlen(start) + 1 < sizeof e.label && strlen(end) + 1 < sizeof part.end_label);
   e.label[0] = '*';
   memcpy(e.label + 1, start, strlen(start) + 1);
-  e.state = gorc_entry_state();
+  e.state = gorc_entry_state(GORC_ARCH_MACHINE);
   part.entries.safe_push(e);
   part.end_label[0] = '*';
   memcpy(part.end_label + 1, end, strlen(end) + 1);

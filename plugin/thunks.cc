@@ -30,11 +30,8 @@ static void (*wrapped_function_epilogue)(FILE *);
 
 static struct gorc_state state_sp(int off)
 {
-  struct gorc_state s;
-  memset(&s, 0, sizeof s);
-  s.cfa_kind = GORC_CFA_SP;
+  struct gorc_state s = gorc_entry_state(GORC_ARCH_MACHINE);
   s.cfa_off = off;
-  s.bp_kind = GORC_BP_SAME;
   return s;
 }
 
