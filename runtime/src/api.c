@@ -158,6 +158,7 @@ const char *gorc_strerror(int err)
   case GORC_EDIRECTION: return "stack pointer went the wrong way (loop)";
   case GORC_EINVAL: return "invalid argument";
   case GORC_EINIT: return "libgorc could not set itself up";
+  case GORC_ECORRUPT: return "malformed records or .eh_frame";
   default: return "unknown gorc error";
   }
 }
