@@ -843,6 +843,7 @@ static int run_cfa_op(struct eh_interp *it, uint8_t op, const uint8_t **pp, cons
 {
   uint64_t reg, u;
   int64_t sv, off;
+  int ok;
   const uint8_t *blk, *blk_end;
 
   switch (op) {
@@ -854,7 +855,8 @@ static int run_cfa_op(struct eh_interp *it, uint8_t op, const uint8_t **pp, cons
   case CFA_DEF_CFA_SF:
     if (rd_uleb(pp, end, &reg) != EH_OK || rd_sleb(pp, end, &sv) != EH_OK)
       return EH_BAD;
-    def_cfa(it, reg, mul_daf(it, sv, &off), off);
+    ok = mul_daf(it, sv, &off);
+    def_cfa(it, reg, ok, off);
     return EH_OK;
   case CFA_DEF_CFA_REGISTER:
     if (rd_uleb(pp, end, &reg) != EH_OK)
@@ -872,7 +874,8 @@ static int run_cfa_op(struct eh_interp *it, uint8_t op, const uint8_t **pp, cons
   case CFA_DEF_CFA_OFFSET_SF:
     if (rd_sleb(pp, end, &sv) != EH_OK)
       return EH_BAD;
-    def_cfa_offset(it, mul_daf(it, sv, &off), off);
+    ok = mul_daf(it, sv, &off);
+    def_cfa_offset(it, ok, off);
     return EH_OK;
   default:                      /* CFA_DEF_CFA_EXPRESSION */
     if (rd_block(pp, end, &blk, &blk_end) != EH_OK)

@@ -1,94 +1,131 @@
-/* Shared by the ehframe test programs: look up the converted state at an
-   address in a builder's entries, the way the runtime's table reads them
-   (sorted by address; at one address an END entry yields to a state, of
-   several states the last one appended holds).  */
+/* Shared by the ehframe test programs: a file's loadable segments mapped
+   read-only (never run) so that gorc_rt_ehframe_state reads its
+   .eh_frame_hdr and .eh_frame in place, and printing/checking states.  */
 
 #ifndef GORC_EH_TEST_H
 #define GORC_EH_TEST_H
 
+#include <elf.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "table.h"
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "ehframe.h"
+#include "gorc.h"
 
-struct eh_sorted {
-  struct gorc_rt_entry e;
-  size_t seq;
+/* A file mapped as the loader would place it: link-time address A is at
+   A + bias.  */
+struct eh_image {
+  uint64_t bias;
+  struct gorc_rt_ehframe ef;    /* from PT_GNU_EH_FRAME and its PT_LOAD */
+  uint64_t eh_lo, eh_hi;        /* link-time bounds of that PT_LOAD's file bytes */
 };
 
-static inline int eh_sorted_cmp(const void *a, const void *b)
+/* Map PATH's PT_LOAD segments read-only (ET_EXEC at their addresses,
+   ET_DYN anywhere).  0, or -1 with a message.  */
+static inline int eh_map(const char *path, struct eh_image *im)
 {
-  const struct eh_sorted *x = a, *y = b;
-  if (x->e.pc_off != y->e.pc_off)
-    return x->e.pc_off < y->e.pc_off ? -1 : 1;
-  int xe = x->e.cfa_kind == GORC_CFA_END, ye = y->e.cfa_kind == GORC_CFA_END;
-  if (xe != ye)
-    return xe ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* A sorted copy of B's entries (the test may use malloc; libgorc not).  */
-static inline struct eh_sorted *eh_sort(const struct gorc_rt_builder *b)
-{
-  struct eh_sorted *s = malloc((b->count + 1) * sizeof *s);
-  if (!s) {
-    perror("malloc");
-    exit(2);
+  Elf64_Ehdr eh;
+  Elf64_Phdr ph[64];
+  int fd = open(path, O_RDONLY);
+  if (fd < 0 || pread(fd, &eh, sizeof eh, 0) != sizeof eh || memcmp(eh.e_ident, ELFMAG, 4) != 0
+      || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phnum > 64
+      || pread(fd, ph, eh.e_phnum * sizeof *ph, (off_t)eh.e_phoff)
+             != (ssize_t)(eh.e_phnum * sizeof *ph)) {
+    fprintf(stderr, "%s: cannot read the ELF program headers\n", path);
+    return -1;
   }
-  for (size_t i = 0; i < b->count; i++) {
-    s[i].e = b->entries[i];
-    s[i].seq = i;
+  uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE), lo = UINT64_MAX, hi = 0;
+  for (unsigned i = 0; i < eh.e_phnum; i++)
+    if (ph[i].p_type == PT_LOAD) {
+      lo = ph[i].p_vaddr < lo ? ph[i].p_vaddr : lo;
+      hi = ph[i].p_vaddr + ph[i].p_memsz > hi ? ph[i].p_vaddr + ph[i].p_memsz : hi;
+    }
+  lo &= ~(pg - 1);
+  hi = (hi + pg - 1) & ~(pg - 1);
+  void *want = eh.e_type == ET_EXEC ? (void *)(uintptr_t)lo : NULL;
+  void *base = mmap(want, hi - lo, PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | (want ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+  if (base == MAP_FAILED || (want && base != want)) {
+    fprintf(stderr, "%s: cannot reserve its address range\n", path);
+    return -1;
   }
-  qsort(s, b->count, sizeof *s, eh_sorted_cmp);
-  return s;
-}
-
-/* The entry that holds at PC_OFF, or NULL (before every entry).  */
-static inline const struct gorc_rt_entry *eh_lookup(const struct eh_sorted *s, size_t n,
-                                             uint32_t pc_off)
-{
-  size_t lo = 0, hi = n;
-  while (lo < hi) {             /* first entry with pc_off > PC_OFF */
-    size_t mid = lo + (hi - lo) / 2;
-    if (s[mid].e.pc_off <= pc_off)
-      lo = mid + 1;
-    else
-      hi = mid;
+  im->bias = (uint64_t)(uintptr_t)base - lo;
+  memset(&im->ef, 0, sizeof im->ef);
+  im->eh_lo = im->eh_hi = 0;
+  for (unsigned i = 0; i < eh.e_phnum; i++) {
+    if (ph[i].p_type != PT_LOAD || ph[i].p_filesz == 0)
+      continue;
+    uint64_t skew = ph[i].p_vaddr & (pg - 1);
+    if (mmap((void *)(uintptr_t)(im->bias + ph[i].p_vaddr - skew), ph[i].p_filesz + skew,
+             PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, (off_t)(ph[i].p_offset - skew))
+        == MAP_FAILED) {
+      perror("mmap");
+      return -1;
+    }
   }
-  return lo ? &s[lo - 1].e : NULL;
-}
-
-static inline void eh_state_of(const struct gorc_rt_entry *e, struct gorc_state *st)
-{
-  st->cfa_kind = e->cfa_kind;
-  st->cfa_reg = e->cfa_reg;
-  st->bp_kind = e->bp_kind;
-  st->bp_reg = e->bp_reg;
-  st->cfa_off = e->cfa_off;
-  st->bp_off = e->bp_off;
+  for (unsigned i = 0; i < eh.e_phnum; i++)
+    if (ph[i].p_type == PT_GNU_EH_FRAME) {
+      im->ef.hdr = ph[i].p_vaddr + im->bias;
+      im->ef.hdr_size = ph[i].p_memsz;
+      for (unsigned j = 0; j < eh.e_phnum; j++)
+        if (ph[j].p_type == PT_LOAD && ph[j].p_vaddr <= ph[i].p_vaddr
+            && ph[i].p_vaddr < ph[j].p_vaddr + ph[j].p_filesz) {
+          im->eh_lo = ph[j].p_vaddr;
+          im->eh_hi = ph[j].p_vaddr + ph[j].p_filesz;
+          im->ef.lo = im->eh_lo + im->bias;
+          im->ef.hi = im->eh_hi + im->bias;
+        }
+    }
+  close(fd);
+  return 0;
 }
 
 static inline void eh_print_state(FILE *f, const struct gorc_state *s)
 {
-  static const char *ck[] = { "END", "SP", "BP", "REG", "DEREF", "UNDEFINED" };
+  static const char *ck[] = { "END", "SP", "BP", "REG", "DEREF", "UNDEFINED", "SP_PLT" };
   static const char *bk[] = { "SAME", "CFA", "REG", "UNDEFINED" };
-  fprintf(f, "cfa %s", s->cfa_kind < 6 ? ck[s->cfa_kind] : "?");
-  if (s->cfa_kind == GORC_CFA_REG || s->cfa_kind == GORC_CFA_DEREF
-      || (s->cfa_kind == GORC_CFA_UNDEFINED && s->cfa_reg))
+  static const char *rk[] = { "CFA", "SAME", "UNDEFINED" };
+  static const char *xk[] = { "UNKNOWN", "SAME", "CFA" };
+  fprintf(f, "cfa %s", s->cfa_kind < 7 ? ck[s->cfa_kind] : "?");
+  if (gorc_cfa_has_reg(s->cfa_kind))
     fprintf(f, " r%u", s->cfa_reg);
-  if (s->cfa_kind >= 1 && s->cfa_kind <= 4)
+  if (gorc_cfa_has_off(s->cfa_kind))
     fprintf(f, "%+lld", (long long)s->cfa_off);
   fprintf(f, ", bp %s", s->bp_kind < 4 ? bk[s->bp_kind] : "?");
   if (s->bp_kind == GORC_BP_REG)
     fprintf(f, " r%u", s->bp_reg);
   if (s->bp_kind == GORC_BP_CFA || s->bp_kind == GORC_BP_REG)
     fprintf(f, "%+lld", (long long)s->bp_off);
+  fprintf(f, ", ra %s", s->ra_kind < 3 ? rk[s->ra_kind] : "?");
+  if (s->ra_kind == GORC_RA_CFA)
+    fprintf(f, "%+lld", (long long)s->ra_off);
+  fprintf(f, ", rbx %s", s->aux_kind < 3 ? xk[s->aux_kind] : "?");
+  if (s->aux_kind == GORC_AUX_CFA)
+    fprintf(f, "%+lld", (long long)s->aux_off);
 }
 
-static inline int eh_same(const struct gorc_state *a, const struct gorc_state *b)
+/* Is S a state the lookup may return at all?  */
+static inline int eh_well_formed(const struct gorc_state *s)
 {
-  return gorc_state_equal(a, b)
-         && (a->cfa_kind != GORC_CFA_UNDEFINED || a->cfa_reg == b->cfa_reg);
+  if (s->cfa_kind < GORC_CFA_SP || s->cfa_kind > GORC_CFA_SP_PLT
+      || s->cfa_kind == GORC_CFA_END || s->bp_kind > GORC_BP_UNDEFINED
+      || s->ra_kind > GORC_RA_UNDEFINED || s->ra_kind == GORC_RA_SAME
+      || s->aux_kind > GORC_AUX_CFA)
+    return 0;
+  if ((s->cfa_kind == GORC_CFA_REG || s->cfa_kind == GORC_CFA_DEREF) && s->cfa_reg > 15)
+    return 0;
+  if (s->cfa_kind == GORC_CFA_SP_PLT && s->cfa_reg > 31)
+    return 0;
+  if (s->bp_kind == GORC_BP_REG && s->bp_reg > 15)
+    return 0;
+  if (s->cfa_kind == GORC_CFA_UNDEFINED
+      && (s->bp_kind != GORC_BP_UNDEFINED || s->aux_kind != GORC_AUX_UNKNOWN))
+    return 0;
+  return 1;
 }
 
 #endif

@@ -1,5 +1,7 @@
 /* Hand-written CFI for the oracle: every DW_CFA opcode gorc interprets,
-   the augmentations zR, zPLR, zLR, zS, "" and 64-bit records.  Never run.
+   the augmentations zR, zPLR, zLR, zS and "".  Never run.  (64-bit
+   records are in synthetic.c only: ld makes no .eh_frame_hdr search
+   table for an object that has one.)
    Each row is separated by filler so that rows have distinct addresses;
    the .skip sizes make gas use advance_loc, advance_loc1, 2 and 4.  */
 
@@ -181,12 +183,11 @@ pers_ref:
    absolute and datarel pointers hold link-time addresses).  */
 	.section .eh_frame,"a",@unwind
 	.p2align 3
-	/* 64-bit CIE, version 3, "zR", FDE pointers pcrel|sdata8 */
+	/* CIE version 3, "zR", FDE pointers pcrel|sdata8 */
 .Lcie1:
-	.long	0xffffffff
-	.quad	.Lcie1_end - .Lcie1_id
+	.long	.Lcie1_end - .Lcie1_id
 .Lcie1_id:
-	.quad	0
+	.long	0
 	.byte	3
 	.asciz	"zR"
 	.uleb128 1
@@ -197,11 +198,10 @@ pers_ref:
 	.byte	0x0c, 0x07, 0x08	/* def_cfa rsp, 8 */
 	.byte	0x90, 0x01		/* offset rip, 1 */
 .Lcie1_end:
-	/* its 64-bit FDE, with DW_CFA_set_loc */
-	.long	0xffffffff
-	.quad	.Lfde1_end - .Lfde1_id
+	/* its FDE, with DW_CFA_set_loc */
+	.long	.Lfde1_end - .Lfde1_id
 .Lfde1_id:
-	.quad	.Lfde1_id - .Lcie1
+	.long	.Lfde1_id - .Lcie1
 	.quad	raw_fn1 - .
 	.quad	17
 	.uleb128 0
