@@ -5,7 +5,6 @@
    unwound.  */
 
 #define _GNU_SOURCE
-#include <link.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/ucontext.h>
@@ -47,31 +46,6 @@ GORC_HIDDEN int gorc_rt_backtrace_impl(void **ips, int max, uint64_t ip, uint64_
 GORC_HIDDEN int gorc_rt_cursor_init_impl(struct gorc_cursor *c, uint64_t ip, uint64_t sp,
                                          uint64_t bp);
 
-static void ensure_init(void)
-{
-  if (!gorc_rt_initialized())
-    gorc_rt_init();
-}
-
-/* Rescan for modules loaded since the last scan, when a walk asked for
-   it, unless that could hurt: gorc_backtrace may run in a signal handler
-   that interrupted the dynamic loader in this very thread, and the
-   loader's list of modules (which the scan reads, under the loader's
-   recursive lock) is only consistent while r_state says so.  libgorc's
-   own scan lock is only tried.  Returns 1 if a scan ran.  */
-static int rescan_if_safe(void)
-{
-  if (_r_debug.r_state != RT_CONSISTENT)
-    return 0;
-  /* Cleared first: a request made during the scan is kept.  */
-  atomic_store_explicit(&gorc_rt_rescan_wanted, 0, memory_order_relaxed);
-  if (gorc_rt_rescan())
-    return 1;
-  /* Another scan holds the lock: keep the request for the next call.  */
-  atomic_store_explicit(&gorc_rt_rescan_wanted, 1, memory_order_relaxed);
-  return 0;
-}
-
 static int walk(struct gorc_cursor *c, void **ips, int max)
 {
   int n;
@@ -87,14 +61,7 @@ int gorc_rt_backtrace_impl(void **ips, int max, uint64_t ip, uint64_t sp, uint64
     last_count = 0;
     return -GORC_EINVAL;
   }
-  ensure_init();
-  if (atomic_load_explicit(&gorc_rt_rescan_wanted, memory_order_relaxed))
-    rescan_if_safe();
   int rc = gorc_rt_backtrace_walk(ip, sp, bp, ips, max, &n);
-  /* The caller's own code is unknown: a module loaded since the last
-     scan (not through libgorc's dlopen, e.g. by the C library itself).  */
-  if (rc == -GORC_ENORECORD && n == 1 && rescan_if_safe())
-    rc = gorc_rt_backtrace_walk(ip, sp, bp, ips, max, &n);
   last_count = n;
   return rc < 0 ? rc : n;
 }
@@ -120,11 +87,6 @@ int gorc_rt_cursor_init_impl(struct gorc_cursor *c, uint64_t ip, uint64_t sp, ui
 {
   if (!c)
     return -GORC_EINVAL;
-  ensure_init();
-  struct gorc_rt_view view;
-  if (atomic_load_explicit(&gorc_rt_rescan_wanted, memory_order_relaxed)
-      || gorc_rt_find_view(&view, ip - 1) != 0)
-    rescan_if_safe();
   return gorc_rt_cursor_start(c, ip, sp, bp, NULL);
 }
 
@@ -132,8 +94,6 @@ int gorc_cursor_init_ucontext(struct gorc_cursor *c, const void *ucontext)
 {
   if (!c || !ucontext)
     return -GORC_EINVAL;
-  if (!gorc_rt_initialized())
-    return -GORC_EINIT;   /* never scan from a signal handler */
   const ucontext_t *uc = ucontext;
   return gorc_rt_cursor_start(c, (uint64_t)uc->uc_mcontext.gregs[REG_RIP],
                               (uint64_t)uc->uc_mcontext.gregs[REG_RSP],

@@ -14,6 +14,8 @@
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/ucontext.h>
 #include <sys/uio.h>
@@ -36,7 +38,9 @@ enum {
   F_END = 32,       /* the outermost frame was reached */
   F_LO_SOFT = 64,   /* thread stack low bound not known yet (non-main thread on the altstack) */
   F_RBX_KNOWN = 128,/* P_RBX holds this frame's rbx */
-  F_THREAD = 256    /* P_HI is a non-main thread's thread pointer: [P_LO, P_HI) its stack */
+  F_THREAD = 256,   /* P_HI is a non-main thread's thread pointer: [P_LO, P_HI) its stack */
+  F_NOT_CODE = 512, /* the step stopped at an ip that is no code of a loaded module */
+  F_PROBE = 1024    /* [P_LO, P_HI) is only what the kernel showed readable: grow it by probes */
 };
 
 #define GORC_MAX_FRAMES 4096
@@ -51,21 +55,20 @@ static const unsigned char dwarf_to_greg[16] = {
   REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15
 };
 
-/* Asked for by a walk that met an address in no known module; the next
-   gorc_backtrace from a safe context rescans (api.c).  */
-_Atomic int gorc_rt_rescan_wanted;
-
 static int in_range(uint64_t a, uint64_t lo, uint64_t hi)
 {
   return a >= lo && a < hi && hi - a >= 8;
 }
+
+static int extend_probed(const struct gorc_cursor *c, uint64_t a);
 
 /* A checked 8-byte stack read.  */
 static inline __attribute__((always_inline)) int rd(const struct gorc_cursor *c, uint64_t a, uint64_t *out)
 {
   if (a & 7)
     return -1;
-  if (!in_range(a, c->priv[P_LO], c->priv[P_HI]) && !in_range(a, c->priv[P_ALO], c->priv[P_AHI]))
+  if (!in_range(a, c->priv[P_LO], c->priv[P_HI]) && !in_range(a, c->priv[P_ALO], c->priv[P_AHI])
+      && !((c->priv[P_FLAGS] & F_PROBE) && extend_probed(c, a) == 0))
     return -1;
   *out = *(const volatile uint64_t *)(uintptr_t)a;
   return 0;
@@ -202,6 +205,92 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp, int sp_is_own)
   }
 }
 
+/* The highest address a probed stack may grow to: the top of the stack
+   C's walk is on (0: none known).  */
+static uint64_t probe_limit(const struct gorc_cursor *c)
+{
+  uint64_t tp = (uint64_t)(uintptr_t)__builtin_thread_pointer();
+  if (c->priv[P_FLAGS] & F_THREAD)
+    return tp;
+  if (gorc_rt_main_self_known && tp == gorc_rt_main_self && c->priv[P_LO] >= gorc_rt_main_lo
+      && c->priv[P_LO] < gorc_rt_main_hi)
+    return gorc_rt_main_hi;
+  return 0;
+}
+
+#define PROBE_MAX_PAGES 64
+
+/* A read at A above the probed range [P_LO, P_HI): probe the pages up to
+   A's (at most PROBE_MAX_PAGES of them) and grow the range.  */
+static int extend_probed(const struct gorc_cursor *c, uint64_t a)
+{
+  struct gorc_cursor *w = (struct gorc_cursor *)c;  /* the range is the cursor's own */
+  uint64_t hi = c->priv[P_HI], limit = probe_limit(c);
+  if (a < hi || a + 8 > limit || ((a + 8 - hi) >> 12) >= PROBE_MAX_PAGES)
+    return -1;
+  for (; hi < a + 8; hi += 4096)
+    if (!probe(hi))
+      return -1;
+  w->priv[P_HI] = hi;
+  return 0;
+}
+
+/* Is the stack at SP, where an interrupted context (a ucontext) says a
+   walk starts, known to be mapped from SP up?  It is when the walking
+   code's own frame is below SP on the same stack, or SP lies where an
+   earlier walk of this thread found its own stack.  Otherwise the walk
+   reads only what the kernel shows readable (F_PROBE): a made-up or
+   corrupt context never makes it fault.  */
+static int start_trusted(const struct gorc_cursor *c, uint64_t sp)
+{
+  uint64_t own = (uint64_t)(uintptr_t)__builtin_frame_address(0);
+  if (in_range(sp, c->priv[P_ALO], c->priv[P_AHI]))
+    return 1;
+  if (in_range(own, c->priv[P_ALO], c->priv[P_AHI]))
+    return 0;
+  if (c->priv[P_FLAGS] & F_THREAD)
+    return (thread_stack_low && sp >= thread_stack_low) || (own < sp && own >= thread_stack_low
+                                                              && thread_stack_low);
+  return own < sp && own >= c->priv[P_LO] && sp < c->priv[P_HI];
+}
+
+/* Start C's walk at an untrusted SP in probe mode: only sp's page and the
+   red zone below, if the kernel lets us read them.  */
+static void start_probed(struct gorc_cursor *c, uint64_t sp)
+{
+  uint64_t lo = (sp - REDZONE) & ~(uint64_t)7;
+  c->priv[P_FLAGS] |= F_PROBE;
+  c->priv[P_LO] = lo;
+  c->priv[P_HI] = probe(lo) && probe(sp & ~(uint64_t)7) ? (sp | 4095) + 1 : lo;
+}
+
+uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
+unsigned long gorc_rt_main_self;
+int gorc_rt_main_self_known;
+
+extern void *__libc_stack_end;
+
+/* The main thread's stack: from the page holding __libc_stack_end (the
+   stack pointer at the program's start: every frame is below it) down
+   by RLIMIT_STACK.  Constant work, no per-module work: the only thing
+   libgorc does at load.  */
+__attribute__((constructor)) static void main_stack_bounds(void)
+{
+  struct rlimit rl;
+  uint64_t hi = ((uint64_t)(uintptr_t)__libc_stack_end + 4095) & ~(uint64_t)4095;
+  uint64_t size = 8u << 20;
+  if (syscall(SYS_gettid) == getpid()) {
+    gorc_rt_main_self = (unsigned long)pthread_self();
+    gorc_rt_main_self_known = 1;
+  }
+  if (!__libc_stack_end)
+    return;
+  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    size = rl.rlim_cur;
+  gorc_rt_main_hi = hi;
+  gorc_rt_main_lo = hi > size ? hi - size : 0;
+}
+
 int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64_t bp,
                          const void *uc)
 {
@@ -219,6 +308,8 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
     c->priv[P_FLAGS] = F_REGS | F_NOADJ | F_UC_TRUSTED | F_RBX_KNOWN;
   }
   set_thread_bounds(c, sp, uc == NULL);
+  if (uc && !start_trusted(c, sp))
+    start_probed(c, sp);
   return 0;
 }
 
@@ -276,90 +367,114 @@ static int signal_frame(struct gorc_cursor *c)
   return 1;
 }
 
+/* The CFA of state ST in cursor C's frame, into *CFA.  Returns 0, 1 at
+   the outermost frame, or -enum gorc_error.  */
+static int frame_cfa(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t *cfa)
+{
+  uint64_t v;
+  switch (st->cfa_kind) {
+  case GORC_CFA_SP:
+    *cfa = c->sp + (uint64_t)st->cfa_off;
+    return 0;
+  case GORC_CFA_SP_PLT:
+    /* ld's PLT rule: 8 more once the stub's push has run.  */
+    *cfa = c->sp + (uint64_t)st->cfa_off + ((c->ip & 15) >= st->cfa_reg ? 8 : 0);
+    return 0;
+  case GORC_CFA_BP:
+    if (c->priv[P_FLAGS] & F_BP_UNKNOWN)
+      return -GORC_EBADFRAME;
+    *cfa = c->bp + (uint64_t)st->cfa_off;
+    return 0;
+  case GORC_CFA_REG:
+    if (reg_value(c, st->cfa_reg, &v))
+      return -GORC_EBADFRAME;
+    *cfa = v + (uint64_t)st->cfa_off;
+    return 0;
+  case GORC_CFA_DEREF:
+    if (reg_value(c, st->cfa_reg, &v) || rd(c, v + (uint64_t)st->cfa_off, cfa))
+      return -GORC_EBADFRAME;
+    return 0;
+  default:
+    return -GORC_EUNDEFINED;
+  }
+}
+
+/* The caller's rbp after a frame with state ST and CFA CFA into *BP;
+   *UNKNOWN says whether it is known.  Returns 0 or -GORC_EBADFRAME.  */
+static int frame_bp(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t cfa,
+                    uint64_t *bp, int *unknown)
+{
+  uint64_t v;
+  switch (st->bp_kind) {
+  case GORC_BP_SAME:
+    return 0;
+  case GORC_BP_CFA:
+    *unknown = 0;
+    return rd(c, cfa + (uint64_t)st->bp_off, bp) ? -GORC_EBADFRAME : 0;
+  case GORC_BP_REG:
+    *unknown = 0;
+    return reg_value(c, st->bp_reg, &v) || rd(c, v + (uint64_t)st->bp_off, bp)
+               ? -GORC_EBADFRAME : 0;
+  default:
+    *unknown = 1;
+    *bp = 0;
+    return 0;
+  }
+}
+
 __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
 {
   uint64_t flags = c->priv[P_FLAGS];
-  uint64_t cfa, ra, bp = c->bp, rbx = c->priv[P_RBX], v;
-  struct gorc_rt_view view;
-  struct gorc_rt_state st;
+  uint64_t cfa, ra, bp = c->bp, rbx = c->priv[P_RBX];
+  struct gorc_rt_module m;
+  struct gorc_state st;
+  int has_module;
 
   if (flags & F_END)
     return 0;
   if (c->priv[P_FRAMES] >= GORC_MAX_FRAMES)
     return -GORC_EDIRECTION;
   uint64_t pc = (flags & F_NOADJ) ? c->ip : c->ip - 1;
-  int have_module = gorc_rt_find_view(&view, pc) == 0;
-  int found = have_module && gorc_rt_decode_word(&view, gorc_rt_view_word(&view, pc), &st) == 0;
-  if (!have_module)
-    atomic_store_explicit(&gorc_rt_rescan_wanted, 1, memory_order_relaxed);
+  int found = gorc_rt_state(pc, &st, &m, &has_module);
+  /* A return address must be code of a loaded module: anything else is
+     a corrupt stack (or record), not a frame.  */
+  if (!(flags & F_NOADJ) && (!has_module || !gorc_rt_module_has_code(&m, pc, 1))) {
+    c->priv[P_FLAGS] |= F_NOT_CODE;
+    return -GORC_EBADFRAME;
+  }
   /* A signal frame: the return address is glibc's __restore_rt.  Its
      .eh_frame rule is an expression (UNDEFINED here), and code without
-     any rule has no entry, so only then are its bytes compared (and only
+     any rule has none, so only then are its bytes compared (and only
      inside the module's code).  */
-  if ((!found || (st.cfa_kind == GORC_CFA_UNDEFINED && st.cfa_reg != GORC_RT_OUTERMOST_REG))
-      && have_module && gorc_rt_module_has_text(view.m, c->ip, sizeof restore_rt)
+  if ((found != 1 || st.cfa_kind == GORC_CFA_UNDEFINED)
+      && has_module && gorc_rt_module_has_code(&m, c->ip, sizeof restore_rt)
       && is_restore_rt(c->ip))
     return signal_frame(c);
-  if (!found)
+  if (found < 0)
+    return found;
+  if (found == 0)
     return -GORC_ENORECORD;
-  switch (st.cfa_kind) {
-  case GORC_CFA_SP:
-    cfa = c->sp + (int64_t)st.cfa_off;
-    break;
-  case GORC_CFA_BP:
-    if (flags & F_BP_UNKNOWN)
-      return -GORC_EBADFRAME;
-    cfa = c->bp + (int64_t)st.cfa_off;
-    break;
-  case GORC_CFA_REG:
-    if (reg_value(c, st.cfa_reg, &v))
-      return -GORC_EBADFRAME;
-    cfa = v + (int64_t)st.cfa_off;
-    break;
-  case GORC_CFA_DEREF:
-    if (reg_value(c, st.cfa_reg, &v) || rd(c, v + (int64_t)st.cfa_off, &cfa))
-      return -GORC_EBADFRAME;
-    break;
-  case GORC_CFA_UNDEFINED:
-    if (st.cfa_reg == GORC_RT_OUTERMOST_REG) {
-      c->priv[P_FLAGS] |= F_END;
-      return 0;
-    }
-    return -GORC_EUNDEFINED;
-  default:
-    return -GORC_ENORECORD;
+  if (st.ra_kind == GORC_RA_UNDEFINED) {
+    c->priv[P_FLAGS] |= F_END;
+    return 0;
   }
+  int rc = frame_cfa(c, &st, &cfa);
+  if (rc)
+    return rc;
   if (cfa <= c->sp)
     return -GORC_EDIRECTION;
-  if (rd(c, cfa - 8, &ra))
+  if (st.ra_kind != GORC_RA_CFA || rd(c, cfa + (uint64_t)st.ra_off, &ra))
     return -GORC_EBADFRAME;
   int bp_unknown = (flags & F_BP_UNKNOWN) != 0;
-  switch (st.bp_kind) {
-  case GORC_BP_SAME:
-    break;
-  case GORC_BP_CFA:
-    if (rd(c, cfa + (int64_t)st.bp_off, &bp))
-      return -GORC_EBADFRAME;
-    bp_unknown = 0;
-    break;
-  case GORC_BP_REG:
-    if (reg_value(c, st.bp_reg, &v) || rd(c, v + (int64_t)st.bp_off, &bp))
-      return -GORC_EBADFRAME;
-    bp_unknown = 0;
-    break;
-  default:
-    bp_unknown = 1;
-    bp = 0;
-    break;
-  }
+  if ((rc = frame_bp(c, &st, cfa, &bp, &bp_unknown)) != 0)
+    return rc;
   /* rbx: unchanged, restored from its slot, or lost (gorc records do not
      describe it).  Only a CFA rule of glibc's resolver needs it.  */
   int rbx_known = (flags & F_RBX_KNOWN) != 0;
-  if (st.rbx_kind == GORC_RT_RBX_CFA) {
-    rbx_known = rd(c, cfa + (int64_t)st.rbx_off, &rbx) == 0;
-  } else if (st.rbx_kind != GORC_RT_RBX_SAME) {
+  if (st.aux_kind == GORC_AUX_CFA)
+    rbx_known = rd(c, cfa + (uint64_t)st.aux_off, &rbx) == 0;
+  else if (st.aux_kind != GORC_AUX_SAME)
     rbx_known = 0;
-  }
   if (ra == 0) {
     c->priv[P_FLAGS] |= F_END;
     return 0;
@@ -380,87 +495,30 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
 
 /* ---- gorc_rt_walk: the walk of gorc_backtrace* ---- */
 
-/* Per thread, from one walk to the next:
-   - the view of the module a walk was in, so that most walks find their
-     first module without reading the registry;
-   - the state words of the first few return addresses a walk met
-     (gorc_backtrace from the same place meets the same ones), so that
-     those frames need no table lookup either.
-   Both hold while gorc_rt_generation is what it was when they were
-   found (modules.c changes it after every change of the slots; a module
-   that goes away just after the check is read as a stale view, which is
-   safe: see struct gorc_rt_module).
-
-   Signal handlers: a walk may interrupt another walk of its thread.  So
-   only the outermost walk of a thread (walks == 0 when it started)
-   writes, and it marks what it writes invalid first: the view with gen
-   0, a first-frame entry with ip 0 (a nested walk reads valid data or
-   none).  */
-#define FIRST_FRAMES 4
-struct walk_cache {
-  unsigned gen;             /* generation the view was found under; 0: invalid */
-  unsigned walks;           /* walks in progress on this thread */
-  struct gorc_rt_view view;
-  unsigned first_gen;       /* generation of first_ip/first_w; 0: none */
-  uint64_t first_ip[FIRST_FRAMES];
-  uint32_t first_w[FIRST_FRAMES];
-};
-static __thread struct walk_cache walk_cache __attribute__((tls_model("initial-exec")));
-
-struct walk_views {
-  const struct gorc_rt_view *cur;   /* the view in use: &walk_cache.view or &own */
-  struct gorc_rt_view own;          /* a nested walk's view */
-  int writer;                       /* this walk may write walk_cache */
-  int first_valid;                  /* walk_cache.first_* hold for this walk */
-};
-
-/* Make V->cur the view holding PC.  Returns 0, or -1 if no module does.  */
-static int walk_find_view(struct walk_views *v, uint64_t pc)
-{
-  struct walk_cache *vc = &walk_cache;
-  unsigned gen = atomic_load_explicit(&gorc_rt_generation, memory_order_acquire);
-  if (vc->gen == gen && pc - vc->view.lo < vc->view.span) {
-    v->cur = &vc->view;
-    return 0;
-  }
-  if (!v->writer) {
-    v->cur = &v->own;
-    return gorc_rt_find_view(&v->own, pc);
-  }
-  vc->gen = 0;
-  atomic_signal_fence(memory_order_seq_cst);
-  v->cur = &vc->view;
-  if (gorc_rt_find_view(&vc->view, pc) != 0)
-    return -1;            /* the cache stays invalid, its view empty */
-  atomic_signal_fence(memory_order_seq_cst);
-  vc->gen = gen;
-  return 0;
-}
-
 /* The inner loop of gorc_rt_walk: steps frames whose state is a fast
-   word, with the registers in locals, and stops (leaving the registers
-   of the frame it stopped at in *R) at anything else.  Stores the return
-   addresses at R->out up to R->end.
+   word (lookup.h), with the registers in locals, and stops (leaving the
+   registers of the frame it stopped at in *R) at anything else.  Stores
+   the return addresses at R->out up to R->end.  A hot return address
+   costs one PC-cache lookup (gorc_rt_cache_word); the rest go through
+   gorc_rt_word, which fills the cache.
 
    rbx is followed as the general step does: unchanged (j = 0), restored
-   from its slot (j = 1..254, then known), or lost (j = 255).  The loop
+   from its slot (j = 1..62, then known), or lost (j = 63).  The loop
    only notes where the value is (rbx_at) and reads it once at the end.
 
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
    [lo, hi) is inside the stack sp is on, with lo <= sp - REDZONE.  A CFA
    is at most hi, so the return address slot is inside; rbp and rbx slots
-   are at most 8 * 255 bytes below a CFA, so a CFA at or above
+   are at most 8 * 63 bytes below a CFA, so a CFA at or above
    lo + SLOT_REACH needs no check of them, and below that each slot is
-   checked against lo.  (A word read from a mapping being reused for
-   another module can hold any value: see struct gorc_rt_module.)  */
-#define SLOT_REACH (8u * 255)
+   checked against lo.  */
+#define SLOT_REACH (8u * 63)
 
 struct walk_regs {
   uint64_t ip, sp, bp, rbx;
   int rbx_known;
   uint64_t lo, hi;
   void **out, **end;
-  void **first;     /* where the walk's first return address goes, or NULL */
 };
 
 /* The memo of one run of the inner loop: a return address whose state is
@@ -485,168 +543,111 @@ static inline __attribute__((always_inline)) uint64_t rbx_after(uint64_t rbx_at,
 /* Are the rbp and rbx slots of word W with CFA CFA at or above LO?  */
 static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
 {
-  uint64_t k = w >> GORC_RT_W_BP_SHIFT;
-  uint64_t j = (w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT;
+  uint64_t k = gorc_rt_w_bp(w), j = gorc_rt_w_rbx(w);
   if (cfa - lo < 8 * k)
     return 0;
   return j == GORC_RT_W_RBX_LOST || cfa - lo >= 8 * j;
 }
 
-__attribute__((noinline)) static void fast_frames(struct walk_regs *r, struct walk_views *views,
+/* A run of one return address (recursion): the same address has the same
+   state.  Every frame of the run saved rbp and rbx (if at all) at the
+   same place below its CFA, so only the last frame's slots matter: the
+   loop itself only follows the CFA.  The slots need no check: the frame
+   that set the memo passed the checks of fast_frames on this stack, and
+   the run's CFAs are higher.  Returns 0 when the walk cannot go on in the
+   inner loop.  */
+static inline __attribute__((always_inline)) int run_frames(struct walk_regs *r,
+                                                            const struct walk_memo *m,
+                                                            uint64_t *rbx_at)
+{
+  uint64_t off = gorc_rt_w_off(m->w), sp = r->sp, run_sp = sp, cfa, ra;
+  void **out = r->out;
+  int more = 1;
+  for (;;) {
+    cfa = sp + off;
+    if (cfa > r->hi) {
+      more = 0;
+      break;
+    }
+    ra = LOAD_STACK(cfa - 8);
+    if (ra != m->ip) {
+      /* The run's last frame (or the outermost frame: the general step
+         says so).  */
+      if (ra == 0) {
+        more = 0;
+        break;
+      }
+      r->ip = ra;
+      sp = cfa;
+      *out++ = (void *)(uintptr_t)ra;
+      break;
+    }
+    sp = cfa;
+    *out++ = (void *)(uintptr_t)ra;
+    if (out >= r->end)
+      break;
+  }
+  if (sp != run_sp) {
+    uint64_t k = gorc_rt_w_bp(m->w);
+    if (k)
+      r->bp = LOAD_STACK(sp - 8 * k);
+    *rbx_at = rbx_after(*rbx_at, gorc_rt_w_rbx(m->w), sp);
+  }
+  r->sp = sp;
+  r->out = out;
+  return more;
+}
+
+__attribute__((noinline)) static void fast_frames(struct walk_regs *r,
+                                                  struct gorc_rt_walk_modules *wm,
                                                   struct walk_memo *memo)
 {
-  uint64_t ip = r->ip, sp = r->sp, bp = r->bp, hi = r->hi;
   uint64_t rbx_at = 0;
-  void **out = r->out, **const end = r->end;
   /* [lo + SLOT_REACH, hi]: CFAs whose slots need no check (empty if the
      stack is smaller).  */
-  uint64_t safe_lo = r->lo + SLOT_REACH, safe_range = hi > safe_lo ? hi - safe_lo : 0;
+  uint64_t safe_lo = r->lo + SLOT_REACH, safe_range = r->hi > safe_lo ? r->hi - safe_lo : 0;
   struct walk_memo m = *memo;
-  /* The view's fields in locals: the stores through OUT could alias it.  */
-  uint64_t vlo = views->cur->lo, vspan = views->cur->span;
-  const uint32_t *blocks = views->cur->blocks;
-  /* Frames stored below first_end are among the walk's first ones.  */
-  void **const first_end = r->first ? r->first + FIRST_FRAMES : r->out;
 
-  while (out < end) {
-    uint64_t cfa, ra;
+  while (r->out < r->end) {
+    uint64_t cfa, ra, ip = r->ip;
     if (ip == m.ip) {
-      /* Recursion: the same return address has the same state.  Every
-         frame of the run saved rbp and rbx (if at all) at the same place
-         below its CFA, so only the last frame's slots matter: the loop
-         itself only follows the CFA.  The slots need no check: the
-         frame that set the memo passed the checks below on this stack
-         (walk_on clears the memo after every general step), and the
-         run's CFAs are higher.  */
-      uint64_t off = m.w & GORC_RT_W_OFF_MASK, run_sp = sp;
-      int more = 1;
-      for (;;) {
-        cfa = sp + off;
-        if (cfa > hi) {
-          more = 0;
-          break;
-        }
-        ra = LOAD_STACK(cfa - 8);
-        if (ra != m.ip) {
-          /* The run's last frame (or the outermost frame: the general
-             step says so).  */
-          if (ra == 0) {
-            more = 0;
-            break;
-          }
-          ip = ra;
-          sp = cfa;
-          *out++ = (void *)(uintptr_t)ra;
-          break;
-        }
-        sp = cfa;
-        *out++ = (void *)(uintptr_t)ra;
-        if (out >= end)
-          break;
-      }
-      if (sp != run_sp) {
-        uint64_t k = m.w >> GORC_RT_W_BP_SHIFT;
-        if (k)
-          bp = LOAD_STACK(sp - 8 * k);
-        rbx_at = rbx_after(rbx_at, (m.w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT, sp);
-      }
-      if (!more)
+      if (!run_frames(r, &m, &rbx_at))
         break;
       continue;
     }
-    /* One of the walk's first frames: is it where the last walk was?  */
-    int first = out < first_end;
-    uint32_t w;
-    if (first && views->first_valid && walk_cache.first_ip[out - r->first] == ip) {
-      w = walk_cache.first_w[out - r->first];
-    } else {
-      uint64_t pc = ip - 1;
-      if (pc - vlo >= vspan) {
-        if (walk_find_view(views, pc) != 0)
-          break;
-        vlo = views->cur->lo;
-        vspan = views->cur->span;
-        blocks = views->cur->blocks;
-      }
-      w = blocks[(pc - vlo) >> GORC_RT_BLOCK_SHIFT];
-      if (!(w & GORC_RT_W_FAST)) {
-        /* A block of several states (or none): the entry scan.  */
-        w = gorc_rt_view_scan(views->cur, w, pc);
-        if (!(w & GORC_RT_W_FAST))
-          break;
-      }
-      if (first && views->writer) {
-        size_t f = (size_t)(out - r->first);
-        walk_cache.first_ip[f] = 0;
-        atomic_signal_fence(memory_order_seq_cst);
-        walk_cache.first_w[f] = w;
-        atomic_signal_fence(memory_order_seq_cst);
-        walk_cache.first_ip[f] = ip;
-      }
-    }
+    uint32_t w = gorc_rt_cache_word(wm, ip - 1);
+    if (!w && !(w = gorc_rt_word(wm, ip - 1)))
+      break;
     if (w & GORC_RT_W_CFA_BP) {
-      cfa = bp + (w & GORC_RT_W_OFF_MASK);
-      if (cfa <= sp || (cfa & 7))
+      cfa = r->bp + gorc_rt_w_off(w);
+      if (cfa <= r->sp || (cfa & 7))
         break;
     } else {
       /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
-      cfa = sp + (w & GORC_RT_W_OFF_MASK);
+      cfa = r->sp + gorc_rt_w_off(w);
       m.ip = ip;
       m.w = w;
     }
-    if (cfa - safe_lo > safe_range && (cfa > hi || !slots_inside(w, cfa, r->lo)))
+    if (cfa - safe_lo > safe_range && (cfa > r->hi || !slots_inside(w, cfa, r->lo)))
       break;
     ra = LOAD_STACK(cfa - 8);
     if (ra == 0)
       break;
-    uint64_t k = w >> GORC_RT_W_BP_SHIFT;
+    uint64_t k = gorc_rt_w_bp(w);
     if (k)
-      bp = LOAD_STACK(cfa - 8 * k);
-    rbx_at = rbx_after(rbx_at, (w & GORC_RT_W_RBX_MASK) >> GORC_RT_W_RBX_SHIFT, cfa);
-    ip = ra;
-    sp = cfa;
-    *out++ = (void *)(uintptr_t)ra;
+      r->bp = LOAD_STACK(cfa - 8 * k);
+    rbx_at = rbx_after(rbx_at, gorc_rt_w_rbx(w), cfa);
+    r->ip = ra;
+    r->sp = cfa;
+    *r->out++ = (void *)(uintptr_t)ra;
   }
-  r->ip = ip;
-  r->sp = sp;
-  r->bp = bp;
   if (rbx_at == 1) {
     r->rbx_known = 0;
   } else if (rbx_at) {
     r->rbx = LOAD_STACK(rbx_at);
     r->rbx_known = 1;
   }
-  r->out = out;
   *memo = m;
-}
-
-/* A walk's bracket: the view it starts with, and whether it may write
-   the thread's view cache (only the outermost walk of a thread does).  */
-static void walk_begin(struct walk_views *views)
-{
-  struct walk_cache *wc = &walk_cache;
-  views->writer = wc->walks++ == 0;
-  atomic_signal_fence(memory_order_seq_cst);
-  unsigned gen = atomic_load_explicit(&gorc_rt_generation, memory_order_acquire);
-  views->own.lo = views->own.span = 0;
-  views->cur = wc->gen == gen ? &wc->view : &views->own;
-  views->first_valid = wc->first_gen == gen;
-  if (views->writer && !views->first_valid) {
-    /* Entries of an older generation go; this walk's are of this one.  */
-    wc->first_gen = 0;
-    atomic_signal_fence(memory_order_seq_cst);
-    for (int i = 0; i < FIRST_FRAMES; i++)
-      wc->first_ip[i] = 0;
-    atomic_signal_fence(memory_order_seq_cst);
-    wc->first_gen = gen;
-    views->first_valid = 1;
-  }
-}
-
-static void walk_end(void)
-{
-  atomic_signal_fence(memory_order_seq_cst);
-  walk_cache.walks--;
 }
 
 /* Go on walking C, whose ip is ips[N - 1], up to MAX addresses: fast
@@ -655,9 +656,10 @@ static void walk_end(void)
    of a signal context) through gorc_rt_cursor_step, which decides it
    exactly as for one frame.  FAST_FIRST: try the inner loop first.
    Returns the step's last result (1: stopped at MAX) and stores the
-   number of addresses in *COUNT.  */
+   number of addresses in *COUNT.  A return address the step finds to be
+   no code (EBADFRAME before any read) is not kept.  */
 static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_first,
-                   struct walk_views *views, struct walk_memo *memo, int *count)
+                   struct gorc_rt_walk_modules *wm, struct walk_memo *memo, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
   int rc = 1;
@@ -674,8 +676,8 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
     }
     if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
       struct walk_regs r = { c->ip, sp, c->bp, c->priv[P_RBX], (flags & F_RBX_KNOWN) != 0,
-                             lo, hi, ips + n, ips + max, n == 1 ? ips + 1 : NULL };
-      fast_frames(&r, views, memo);
+                             lo, hi, ips + n, ips + max };
+      fast_frames(&r, wm, memo);
       int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
@@ -689,8 +691,11 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
     }
     fast_first = 1;
     rc = gorc_rt_cursor_step(c);
-    if (rc <= 0)
+    if (rc <= 0) {
+      if (rc == -GORC_EBADFRAME && n > 1 && (c->priv[P_FLAGS] & F_NOT_CODE))
+        n--;
       break;
+    }
     ips[n++] = (void *)(uintptr_t)c->ip;
     memo->ip = 0;   /* the memo holds for one run of the inner loop */
   }
@@ -700,17 +705,15 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
 
 int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
-  struct walk_views views;
+  struct gorc_rt_walk_modules wm;
   struct walk_memo memo = { 0, 0 };
   if (max <= 0) {
     *count = 0;
     return 1;
   }
-  walk_begin(&views);
+  gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)c->ip;
-  int rc = walk_on(c, ips, 1, max, 1, &views, &memo, count);
-  walk_end();
-  return rc;
+  return walk_on(c, ips, 1, max, 1, &wm, &memo, count);
 }
 
 /* gorc_backtrace's walk, from its caller's registers.  The common case,
@@ -720,33 +723,31 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
                            int *count)
 {
   struct gorc_cursor c;
-  struct walk_views views;
+  struct gorc_rt_walk_modules wm;
   struct walk_memo memo = { 0, 0 };
-  uint64_t lo = gorc_rt_main_lo, hi = gorc_rt_main_hi;
+  uint64_t lo = (sp - REDZONE) & ~(uint64_t)7, hi = gorc_rt_main_hi;
   if (max <= 1 || !gorc_rt_main_self_known
       || (uint64_t)(uintptr_t)__builtin_thread_pointer() != gorc_rt_main_self
-      || (sp & 7) || sp - REDZONE < lo || sp >= hi) {
+      || (sp & 7) || sp < gorc_rt_main_lo || sp >= hi) {
     gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
     return gorc_rt_walk(&c, ips, max, count);
   }
-  walk_begin(&views);
+  gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)ip;
-  struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max, ips + 1 };
-  fast_frames(&r, &views, &memo);
-  int n = (int)(r.out - ips), rc = 1;
+  struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max };
+  fast_frames(&r, &wm, &memo);
+  int n = (int)(r.out - ips);
   if (n >= max) {
     *count = n;
-  } else {
-    /* What the inner loop left: through the cursor, from the general
-       step on.  */
-    gorc_rt_cursor_start(&c, r.ip, r.sp, r.bp, NULL);
-    if (r.rbx_known) {
-      c.priv[P_RBX] = r.rbx;
-      c.priv[P_FLAGS] |= F_RBX_KNOWN;
-    }
-    c.priv[P_FRAMES] = (unsigned)(n - 1);
-    rc = walk_on(&c, ips, n, max, 0, &views, &memo, count);
+    return 1;
   }
-  walk_end();
-  return rc;
+  /* What the inner loop left: through the cursor, from the general step
+     on.  */
+  gorc_rt_cursor_start(&c, r.ip, r.sp, r.bp, NULL);
+  if (r.rbx_known) {
+    c.priv[P_RBX] = r.rbx;
+    c.priv[P_FLAGS] |= F_RBX_KNOWN;
+  }
+  c.priv[P_FRAMES] = (unsigned)(n - 1);
+  return walk_on(&c, ips, n, max, 0, &wm, &memo, count);
 }

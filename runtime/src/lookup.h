@@ -1,0 +1,123 @@
+/* libgorc: the state of an address, and the cache that makes a hot return
+   address cost one lookup.
+
+   gorc_rt_state finds a state the long way: the module (module.c), its
+   gorc records (records.c), else its .eh_frame (eh_lookup.c).  States
+   the walk's inner loop can follow (a "fast word", below) are kept in a
+   direct-mapped cache keyed by the address: 16384 entries of two 64-bit
+   words, reserved as zero-filled memory up front (256 KiB of address
+   space, paid for in RSS only as entries are used), written and read
+   without a lock, also from signal handlers.
+
+   Each half of an entry holds the address's tag, the module slot and its
+   sequence number, and half of the word: a reader that sees two halves
+   with the same tag, slot and number has one consistent entry, however
+   writes interleave (the word is a function of the address within one
+   module's life).  An entry names its module's slot, and a walk asks once
+   per slot whether that module is still loaded (gorc_rt_module_still_loaded)
+   before it trusts entries of it: a module unloaded and another loaded at
+   the same address never lends the new one its states.  When a slot is
+   given to another module, the whole cache is forgotten.  */
+
+#ifndef GORC_RT_LOOKUP_H
+#define GORC_RT_LOOKUP_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include "module.h"
+
+/* A fast word: a state the inner loop follows with the registers in
+   locals.  Never 0 (the offset is at least 8).
+     bit 0        the CFA is rbp + off (else rsp + off)
+     bits 1..13   off / 8 (off 8..65528)
+     bits 14..19  k: rbp unchanged (0) or saved at CFA - 8k (1..63)
+     bits 20..25  j: rbx unchanged (0), saved at CFA - 8j (1..62), or
+                  unknown after this frame (63)
+   The return address is at CFA - 8.  */
+#define GORC_RT_W_CFA_BP 1u
+#define GORC_RT_W_OFF_SHIFT 1
+#define GORC_RT_W_OFF_MASK 0x1fffu
+#define GORC_RT_W_BP_SHIFT 14
+#define GORC_RT_W_BP_MASK 0x3fu
+#define GORC_RT_W_RBX_SHIFT 20
+#define GORC_RT_W_RBX_MASK 0x3fu
+#define GORC_RT_W_RBX_LOST 63u
+#define GORC_RT_W_BITS 26
+
+static inline uint64_t gorc_rt_w_off(uint32_t w)
+{
+  return 8 * (uint64_t)((w >> GORC_RT_W_OFF_SHIFT) & GORC_RT_W_OFF_MASK);
+}
+
+static inline uint64_t gorc_rt_w_bp(uint32_t w)
+{
+  return (w >> GORC_RT_W_BP_SHIFT) & GORC_RT_W_BP_MASK;
+}
+
+static inline uint64_t gorc_rt_w_rbx(uint32_t w)
+{
+  return (w >> GORC_RT_W_RBX_SHIFT) & GORC_RT_W_RBX_MASK;
+}
+
+/* The cache.  An address above 2^47 (no user-space code is) is never
+   cached.  */
+#define GORC_RT_CACHE_BITS 14
+#define GORC_RT_CACHE_SIZE (1u << GORC_RT_CACHE_BITS)
+#define GORC_RT_CACHE_TAG_SHIFT 31       /* tag = pc >> GORC_RT_CACHE_BITS */
+#define GORC_RT_CACHE_SEQ_SHIFT 19       /* 12 bits of the slot's number */
+#define GORC_RT_CACHE_SLOT_SHIFT 13      /* 6 bits: the slot */
+#define GORC_RT_CACHE_HALF_MASK 0x1fffu  /* 13 bits of the word */
+#define GORC_RT_CACHE_MAX_PC (1ull << 47)
+
+struct gorc_rt_cache_entry {
+  _Atomic uint64_t lo, hi;
+};
+GORC_HIDDEN extern struct gorc_rt_cache_entry gorc_rt_cache[GORC_RT_CACHE_SIZE];
+
+/* What one walk has checked: the slots whose module it found still
+   loaded, with the 12 bits of their number it checked.  */
+struct gorc_rt_walk_modules {
+  uint64_t checked;                              /* bit per slot */
+  uint16_t seq[GORC_RT_MODULE_SLOTS];
+};
+
+static inline void gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm)
+{
+  wm->checked = 0;
+}
+
+/* The fast word of PC from the cache, if an entry holds it and its module
+   was checked by this walk; else 0 (gorc_rt_word then decides).  */
+static inline uint32_t gorc_rt_cache_word(const struct gorc_rt_walk_modules *wm, uint64_t pc)
+{
+  const struct gorc_rt_cache_entry *e = &gorc_rt_cache[pc & (GORC_RT_CACHE_SIZE - 1)];
+  uint64_t lo = atomic_load_explicit(&e->lo, memory_order_relaxed);
+  uint64_t hi = atomic_load_explicit(&e->hi, memory_order_relaxed);
+  unsigned slot = (unsigned)(lo >> GORC_RT_CACHE_SLOT_SHIFT) & (GORC_RT_MODULE_SLOTS - 1);
+  if (((lo ^ hi) >> GORC_RT_CACHE_SLOT_SHIFT) != 0
+      || (lo >> GORC_RT_CACHE_TAG_SHIFT) != (pc >> GORC_RT_CACHE_BITS) || lo == 0
+      || !((wm->checked >> slot) & 1)
+      || wm->seq[slot] != ((lo >> GORC_RT_CACHE_SEQ_SHIFT) & 0xfff))
+    return 0;
+  return (uint32_t)((lo & GORC_RT_CACHE_HALF_MASK)
+                    | (hi & GORC_RT_CACHE_HALF_MASK) << 13);
+}
+
+/* The fast word of PC, the long way when the cache does not have it
+   (and then into the cache); 0 when PC's state is not a fast word or is
+   not known, or on an error: the general step finds out which.  */
+GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc);
+
+/* The state of PC (the address looked up), uncached.  Returns 1 with *S
+   and *M (the module), 0 when nothing is known of PC (*M is valid when
+   the return is 0 and has_module is set), or -GORC_ECORRUPT.  */
+GORC_HIDDEN int gorc_rt_state(uint64_t pc, struct gorc_state *s, struct gorc_rt_module *m,
+                              int *has_module);
+
+/* Forget every cached state (a module slot was given to another module).  */
+GORC_HIDDEN void gorc_rt_cache_forget(void);
+
+/* S as a fast word, or 0 when the inner loop cannot follow it.  */
+GORC_HIDDEN uint32_t gorc_rt_fast_word(const struct gorc_state *s);
+
+#endif

@@ -1,0 +1,328 @@
+/* libgorc: the module of an address, found at walk time (see module.h).  */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <elf.h>
+#include <limits.h>
+#include <link.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+#include "gorc.h"
+#include "lookup.h"
+#include "module.h"
+
+struct module_slot {
+  _Atomic uint32_t seq;            /* 0: empty; odd: being written */
+  struct gorc_rt_module m;
+};
+
+static struct module_slot slots[GORC_RT_MODULE_SLOTS];
+static _Atomic unsigned next_victim;
+
+/* ---- reading a module's headers in place ---- */
+
+/* The loaded segments of one module, from its program headers.  */
+struct phdrs {
+  const ElfW(Phdr) *ph;
+  unsigned n;
+  uint64_t bias;
+};
+
+/* Is [addr, addr + len) inside one loaded segment?  Only such bytes are
+   read: they are mapped as long as the module is.  */
+static int loaded(const struct phdrs *p, uint64_t addr, uint64_t len)
+{
+  for (unsigned i = 0; i < p->n; i++) {
+    const ElfW(Phdr) *ph = &p->ph[i];
+    uint64_t lo = p->bias + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && addr >= lo
+        && addr - lo <= ph->p_memsz && len <= ph->p_memsz - (addr - lo))
+      return 1;
+  }
+  return 0;
+}
+
+/* The loaded segment holding ADDR, as [*lo, *hi).  */
+static int segment_of(const struct phdrs *p, uint64_t addr, uint64_t *lo, uint64_t *hi)
+{
+  for (unsigned i = 0; i < p->n; i++) {
+    const ElfW(Phdr) *ph = &p->ph[i];
+    uint64_t start = p->bias + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && addr - start < ph->p_memsz) {
+      *lo = start;
+      *hi = start + ph->p_memsz;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+/* Are the index's starts in order?  Only then may it be bisected (ld -r
+   merges pieces the final link cannot reorder: docs/FORMAT.md).  */
+static int index_sorted(uint64_t lo, uint64_t hi)
+{
+  uint64_t prev = 0;
+  for (uint64_t e = lo; e < hi; e += GORC_INDEX_ENTRY_SIZE) {
+    uint64_t start = gorc_index_start((const uint8_t *)(uintptr_t)e, e);
+    if (start < prev)
+      return 0;
+    prev = start;
+  }
+  return 1;
+}
+
+/* The gorc note DESC (DESCSZ bytes at its run-time address) into M.  A
+   note this runtime cannot use (version 1, another machine, tables
+   outside the module) makes the records BAD: they are ignored, never
+   misread.  */
+static void use_note(struct gorc_rt_module *m, const struct phdrs *p, const uint8_t *desc,
+                     uint32_t descsz)
+{
+  struct gorc_note_info info;
+  m->records = GORC_RT_RECORDS_BAD;
+  if (gorc_note_parse(desc, descsz, (uint64_t)(uintptr_t)desc, &info) != GORC_DECODE_OK
+      || info.machine != GORC_MACHINE_X86_64
+      || !loaded(p, info.index_start, info.index_end - info.index_start)
+      || !loaded(p, info.records_start, info.records_end - info.records_start))
+    return;
+  m->machine = info.machine;
+  m->index_lo = info.index_start;
+  m->index_hi = info.index_end;
+  m->bodies_lo = info.records_start;
+  m->bodies_hi = info.records_end;
+  m->records = index_sorted(info.index_start, info.index_end) ? GORC_RT_RECORDS_SORTED
+                                                               : GORC_RT_RECORDS_UNSORTED;
+}
+
+/* Look through the PT_NOTE segment PH for the gorc note.  */
+static void find_note(struct gorc_rt_module *m, const struct phdrs *p, const ElfW(Phdr) *ph)
+{
+  uint64_t at = p->bias + ph->p_vaddr, end = at + ph->p_memsz;
+  if (!loaded(p, at, ph->p_memsz))
+    return;
+  while (end - at >= 12) {
+    const uint8_t *n = (const uint8_t *)(uintptr_t)at;
+    uint32_t namesz = gorc_get_le32(n), descsz = gorc_get_le32(n + 4);
+    uint64_t name_len = ((uint64_t)namesz + 3) & ~3ull, desc_len = ((uint64_t)descsz + 3) & ~3ull;
+    if (name_len > end - at - 12 || desc_len > end - at - 12 - name_len)
+      return;
+    if (gorc_get_le32(n + 8) == GORC_NOTE_TABLE && namesz == sizeof GORC_NOTE_NAME
+        && memcmp(n + 12, GORC_NOTE_NAME, sizeof GORC_NOTE_NAME) == 0) {
+      use_note(m, p, n + 12 + name_len, descsz);
+      return;
+    }
+    at += 12 + name_len + desc_len;
+  }
+}
+
+/* Everything M needs from the program headers P.  */
+static void read_phdrs(struct gorc_rt_module *m, const struct phdrs *p)
+{
+  m->bias = p->bias;
+  for (unsigned i = 0; i < p->n; i++) {
+    const ElfW(Phdr) *ph = &p->ph[i];
+    uint64_t at = p->bias + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && m->nexec < GORC_RT_MAX_EXEC) {
+      m->exec_lo[m->nexec] = at;
+      m->exec_hi[m->nexec++] = at + ph->p_memsz;
+    } else if (ph->p_type == PT_GNU_EH_FRAME && loaded(p, at, ph->p_memsz)
+               && segment_of(p, at, &m->eh.lo, &m->eh.hi) == 0) {
+      m->eh.hdr = at;
+      m->eh.hdr_size = ph->p_memsz;
+    }
+  }
+  for (unsigned i = 0; i < p->n && m->records == GORC_RT_RECORDS_NONE; i++)
+    if (p->ph[i].p_type == PT_NOTE)
+      find_note(m, p, &p->ph[i]);
+}
+
+/* The program headers of the module mapped at [lo, hi): its ELF header
+   is at LO (the first PT_LOAD maps file offset 0).  */
+static int phdrs_at(uint64_t lo, uint64_t hi, uint64_t bias, struct phdrs *p)
+{
+  const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)(uintptr_t)lo;
+  if (hi - lo < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0
+      || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof(ElfW(Phdr)))
+    return -1;
+  /* The headers must lie in the first page, which is mapped: nothing
+     else of the module is read before its segments are known.  */
+  if (eh->e_phoff > 4096 || (uint64_t)eh->e_phnum * sizeof(ElfW(Phdr)) > 4096 - eh->e_phoff)
+    return -1;
+  p->ph = (const ElfW(Phdr) *)(uintptr_t)(lo + eh->e_phoff);
+  p->n = eh->e_phnum;
+  p->bias = bias;
+  return loaded(p, lo, sizeof *eh) ? 0 : -1;
+}
+
+/* ---- the main program without _dl_find_object (static programs) ---- */
+
+/* The main program's headers from the auxiliary vector.  */
+static int main_program(uint64_t pc, struct gorc_rt_module *m)
+{
+  struct phdrs p = { (const ElfW(Phdr) *)getauxval(AT_PHDR), (unsigned)getauxval(AT_PHNUM), 0 };
+  uint64_t lo = UINT64_MAX, hi = 0;
+  int bias_known = 0;
+  if (!p.ph || getauxval(AT_PHENT) != sizeof(ElfW(Phdr)))
+    return -1;
+  for (unsigned i = 0; i < p.n; i++)
+    if (p.ph[i].p_type == PT_PHDR) {
+      p.bias = (uint64_t)(uintptr_t)p.ph - p.ph[i].p_vaddr;
+      bias_known = 1;
+    }
+  if (!bias_known) /* a static non-PIE program is not relocated */
+    p.bias = 0;
+  for (unsigned i = 0; i < p.n; i++)
+    if (p.ph[i].p_type == PT_LOAD) {
+      uint64_t start = p.bias + p.ph[i].p_vaddr;
+      lo = start < lo ? start : lo;
+      hi = start + p.ph[i].p_memsz > hi ? start + p.ph[i].p_memsz : hi;
+    }
+  if (pc < lo || pc >= hi)
+    return -1;
+  memset(m, 0, sizeof *m);
+  m->map_lo = lo;
+  m->map_hi = hi;
+  m->permanent = 1;
+  read_phdrs(m, &p);
+  return 0;
+}
+
+/* ---- slots ---- */
+
+static int same_module(const struct gorc_rt_module *a, const struct gorc_rt_module *b)
+{
+  return a->map_lo == b->map_lo && a->map_hi == b->map_hi && a->link_map == b->link_map
+         && a->eh_hdr == b->eh_hdr;
+}
+
+/* Copy slot I into *M if it holds a module and was not being rewritten.  */
+static int read_slot(unsigned i, struct gorc_rt_module *m)
+{
+  struct module_slot *s = &slots[i];
+  uint32_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+  if (seq == 0 || (seq & 1))
+    return -1;
+  memcpy(m, &s->m, sizeof *m);
+  atomic_thread_fence(memory_order_acquire);
+  if (atomic_load_explicit(&s->seq, memory_order_relaxed) != seq)
+    return -1;
+  m->slot = i;
+  m->seq = seq;
+  return 0;
+}
+
+/* Keep M in a slot: an empty one, else the next in turn that is not the
+   main program's.  A slot that held another module is rewritten, and
+   the PC cache forgets everything (it may hold states of that module).
+   When no slot can be had at once (another writer), M stays in no slot.  */
+static void store(struct gorc_rt_module *m)
+{
+  m->slot = GORC_RT_MODULE_SLOTS;
+  for (unsigned tries = 0; tries < 2 * GORC_RT_MODULE_SLOTS; tries++) {
+    unsigned i = tries < GORC_RT_MODULE_SLOTS
+                     ? tries
+                     : atomic_fetch_add_explicit(&next_victim, 1, memory_order_relaxed)
+                           % GORC_RT_MODULE_SLOTS;
+    struct module_slot *s = &slots[i];
+    uint32_t seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
+    if ((seq & 1) || (tries < GORC_RT_MODULE_SLOTS && seq != 0) || (seq && s->m.permanent))
+      continue;
+    if (!atomic_compare_exchange_strong_explicit(&s->seq, &seq, seq + 1, memory_order_acquire,
+                                                 memory_order_relaxed))
+      continue;
+    atomic_thread_fence(memory_order_release);
+    if (seq != 0)
+      gorc_rt_cache_forget();
+    memcpy(&s->m, m, sizeof *m);
+    /* 0 stays "empty", so a wrapped number skips it.  */
+    uint32_t next = seq + 2 == 0 ? 2 : seq + 2;
+    atomic_store_explicit(&s->seq, next, memory_order_release);
+    m->slot = i;
+    m->seq = next;
+    return;
+  }
+}
+
+/* The module _dl_find_object reports for PC (its identity only), or the
+   main program's from the auxiliary vector.  */
+static int identify(uint64_t pc, struct gorc_rt_module *m, struct dl_find_object *f)
+{
+  if (_dl_find_object((void *)(uintptr_t)pc, f) != 0)
+    return main_program(pc, m);
+  memset(m, 0, sizeof *m);
+  m->map_lo = (uint64_t)(uintptr_t)f->dlfo_map_start;
+  m->map_hi = (uint64_t)(uintptr_t)f->dlfo_map_end;
+  m->link_map = f->dlfo_link_map;
+  m->eh_hdr = (uint64_t)(uintptr_t)f->dlfo_eh_frame;
+  return 0;
+}
+
+int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m)
+{
+  struct dl_find_object f;
+  struct gorc_rt_module seen;
+  if (identify(pc, m, &f) != 0)
+    return -1;
+  for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS; i++)
+    if (read_slot(i, &seen) == 0 && same_module(&seen, m)) {
+      *m = seen;
+      return 0;
+    }
+  if (m->link_map) {
+    const struct link_map *lm = m->link_map;
+    struct phdrs p;
+    m->permanent = lm->l_name && lm->l_name[0] == 0; /* the main program */
+    if (phdrs_at(m->map_lo, m->map_hi, lm->l_addr, &p) == 0)
+      read_phdrs(m, &p);
+    else
+      m->bias = lm->l_addr;
+  }
+  m->eh_hdr = m->link_map ? m->eh_hdr : m->eh.hdr;
+  store(m);
+  return 0;
+}
+
+int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc, struct gorc_rt_module *held)
+{
+  struct gorc_rt_module now;
+  struct dl_find_object f;
+  if (slot >= GORC_RT_MODULE_SLOTS || read_slot(slot, held) != 0)
+    return 0;
+  if (held->permanent)
+    return 1;
+  return identify(pc, &now, &f) == 0 && same_module(held, &now);
+}
+
+int gorc_rt_module_has_code(const struct gorc_rt_module *m, uint64_t addr, uint64_t len)
+{
+  for (unsigned i = 0; i < m->nexec; i++)
+    if (addr >= m->exec_lo[i] && addr < m->exec_hi[i] && len <= m->exec_hi[i] - addr)
+      return 1;
+  return 0;
+}
+
+const char *gorc_rt_module_span_and_path(const struct dl_phdr_info *info, uint64_t *lo,
+                                         uint64_t *hi, char *buf, size_t bufsize)
+{
+  *lo = UINT64_MAX;
+  *hi = 0;
+  for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+      continue;
+    uint64_t a = info->dlpi_addr + ph->p_vaddr;
+    *lo = a < *lo ? a : *lo;
+    *hi = a + ph->p_memsz > *hi ? a + ph->p_memsz : *hi;
+  }
+  if (*lo >= *hi)
+    return NULL;
+  if (info->dlpi_name && info->dlpi_name[0])
+    return info->dlpi_name;
+  ssize_t n = readlink("/proc/self/exe", buf, bufsize - 1);
+  if (n <= 0)
+    return NULL;
+  buf[n] = 0;
+  return buf;
+}

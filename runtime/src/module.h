@@ -1,0 +1,93 @@
+/* libgorc: the module of an address, found at walk time.
+
+   No registry and no work at load: the first walk that meets an address
+   asks glibc's _dl_find_object (lock-free and async-signal-safe) for its
+   module, reads the module's program headers in place (its gorc note,
+   .eh_frame_hdr, executable segments) and keeps what it found in one of
+   GORC_RT_MODULE_SLOTS slots, so later walks through the module read
+   nothing of it but the tables they look up.
+
+   A slot is rewritten when another module needs it (round robin); its
+   sequence number changes with every rewrite (odd while it is being
+   written), and everything that refers to a slot (the PC cache) carries
+   that number, so it never uses what it learnt about a module that has
+   gone.  Whether the module a slot describes is still loaded is asked of
+   _dl_find_object again, once per walk and slot (gorc_rt_module_still_loaded):
+   dlclose tells nobody, and another module may be loaded at the same
+   address.  The main program's slot needs no such check: it is never
+   unloaded.  */
+
+#ifndef GORC_RT_MODULE_H
+#define GORC_RT_MODULE_H
+
+#include <stdint.h>
+#include "ehframe.h"
+
+#define GORC_HIDDEN __attribute__((visibility("hidden")))
+
+#define GORC_RT_MODULE_SLOTS 64
+#define GORC_RT_MAX_EXEC 8         /* executable PT_LOADs kept per module */
+
+/* What a module's gorc records are, as far as the walk is concerned.  */
+enum gorc_rt_records {
+  GORC_RT_RECORDS_NONE = 0,        /* no gorc note: .eh_frame only */
+  GORC_RT_RECORDS_SORTED = 1,      /* usable, index sorted: bisection */
+  GORC_RT_RECORDS_UNSORTED = 2,    /* usable, index not sorted (ld -r): a scan */
+  GORC_RT_RECORDS_BAD = 3          /* a version or note we cannot use: ignored */
+};
+
+/* One module as a walk sees it: a copy of a slot.  */
+struct gorc_rt_module {
+  /* identity: what _dl_find_object says of the module */
+  uint64_t map_lo, map_hi;
+  const void *link_map;
+  uint64_t eh_hdr;
+  /* where its code is: a return address outside these is not code */
+  uint64_t bias;
+  unsigned nexec;
+  uint64_t exec_lo[GORC_RT_MAX_EXEC], exec_hi[GORC_RT_MAX_EXEC];
+  /* gorc records (gorc_unwind_index, gorc_unwind), read in place */
+  unsigned records;                /* enum gorc_rt_records */
+  unsigned machine;
+  uint64_t index_lo, index_hi;
+  uint64_t bodies_lo, bodies_hi;
+  /* .eh_frame, read in place */
+  struct gorc_rt_ehframe eh;
+  /* the slot this copy came from, and its sequence number then; a slot
+     of GORC_RT_MODULE_SLOTS means the copy is in no slot */
+  unsigned slot;
+  uint32_t seq;
+  int permanent;                   /* the main program: never unloaded */
+};
+
+/* Find the module holding PC into *M.  Returns 0, or -1 when PC is in no
+   loaded module.  Async-signal-safe; the first time for a module it
+   reads the module's ELF and program headers.  */
+GORC_HIDDEN int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m);
+
+/* Is the module slot SLOT holds still loaded, where PC is (PC asks
+   _dl_find_object)?  Returns 1 with a copy of the slot in *HELD (its
+   number in held->seq), else 0.  */
+GORC_HIDDEN int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc,
+                                            struct gorc_rt_module *held);
+
+/* Is [addr, addr + len) inside one executable segment of M?  */
+GORC_HIDDEN int gorc_rt_module_has_code(const struct gorc_rt_module *m, uint64_t addr,
+                                        uint64_t len);
+
+/* For the crash handler's and the profiler's module lists (normal
+   context): the span [*LO, *HI) of INFO's executable segments and its
+   file name (the executable's through /proc/self/exe, into BUF).
+   Returns the name, or NULL when the module has no code or no name.  */
+struct dl_phdr_info;
+GORC_HIDDEN const char *gorc_rt_module_span_and_path(const struct dl_phdr_info *info,
+                                                     uint64_t *lo, uint64_t *hi,
+                                                     char *buf, size_t bufsize);
+
+/* The state of PC from M's gorc records (records.c).  Returns 1 with *S,
+   0 when no range covers PC, -GORC_ECORRUPT when the range that would is
+   malformed (or lies outside M's code).  */
+GORC_HIDDEN int gorc_rt_records_state(const struct gorc_rt_module *m, uint64_t pc,
+                                      struct gorc_state *s);
+
+#endif
