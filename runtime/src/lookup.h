@@ -83,7 +83,13 @@ struct gorc_rt_walk_modules {
 
 static inline void gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm)
 {
+  uint32_t main_slot = atomic_load_explicit(&gorc_rt_main_slot, memory_order_acquire);
   wm->checked = 0;
+  if (main_slot) {
+    unsigned slot = main_slot & 0xff;
+    wm->checked = 1ull << slot;
+    wm->seq[slot] = (uint16_t)((main_slot >> 8) & 0xfff);
+  }
 }
 
 /* The fast word of PC from the cache, if an entry holds it and its module

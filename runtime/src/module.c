@@ -20,6 +20,7 @@ struct module_slot {
 
 static struct module_slot slots[GORC_RT_MODULE_SLOTS];
 static _Atomic unsigned next_victim;
+_Atomic uint32_t gorc_rt_main_slot;
 
 /* ---- reading a module's headers in place ---- */
 
@@ -241,6 +242,9 @@ static void store(struct gorc_rt_module *m)
     atomic_store_explicit(&s->seq, next, memory_order_release);
     m->slot = i;
     m->seq = next;
+    if (m->permanent)
+      atomic_store_explicit(&gorc_rt_main_slot, GORC_RT_MAIN_SLOT_WORD(i, next),
+                            memory_order_release);
     return;
   }
 }
@@ -290,9 +294,7 @@ int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc, struct gorc_rt_modul
   struct dl_find_object f;
   if (slot >= GORC_RT_MODULE_SLOTS || read_slot(slot, held) != 0)
     return 0;
-  if (held->permanent)
-    return 1;
-  return identify(pc, &now, &f) == 0 && same_module(held, &now);
+  return held->permanent || (identify(pc, &now, &f) == 0 && same_module(held, &now));
 }
 
 int gorc_rt_module_has_code(const struct gorc_rt_module *m, uint64_t addr, uint64_t len)

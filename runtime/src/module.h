@@ -60,6 +60,12 @@ struct gorc_rt_module {
   int permanent;                   /* the main program: never unloaded */
 };
 
+/* The main program's slot, once a walk has met it: never rewritten, so
+   every walk may take it as checked.  0 until then, else
+   GORC_RT_MAIN_SLOT_WORD(slot, seq).  */
+#define GORC_RT_MAIN_SLOT_WORD(slot, seq) (1u << 31 | ((seq) & 0xfff) << 8 | (slot))
+GORC_HIDDEN extern _Atomic uint32_t gorc_rt_main_slot;
+
 /* Find the module holding PC into *M.  Returns 0, or -1 when PC is in no
    loaded module.  Async-signal-safe; the first time for a module it
    reads the module's ELF and program headers.  */

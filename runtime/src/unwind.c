@@ -549,6 +549,13 @@ static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
   return j == GORC_RT_W_RBX_LOST || cfa - lo >= 8 * j;
 }
 
+/* The registers of the inner loop, in locals (the stores of return
+   addresses could alias anything reached through a pointer).  */
+struct loop_regs {
+  uint64_t ip, sp, bp, rbx_at;
+  void **out;
+};
+
 /* A run of one return address (recursion): the same address has the same
    state.  Every frame of the run saved rbp and rbx (if at all) at the
    same place below its CFA, so only the last frame's slots matter: the
@@ -556,16 +563,16 @@ static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
    that set the memo passed the checks of fast_frames on this stack, and
    the run's CFAs are higher.  Returns 0 when the walk cannot go on in the
    inner loop.  */
-static inline __attribute__((always_inline)) int run_frames(struct walk_regs *r,
+static inline __attribute__((always_inline)) int run_frames(struct loop_regs *l,
                                                             const struct walk_memo *m,
-                                                            uint64_t *rbx_at)
+                                                            uint64_t hi, void **end)
 {
-  uint64_t off = gorc_rt_w_off(m->w), sp = r->sp, run_sp = sp, cfa, ra;
-  void **out = r->out;
+  uint64_t off = gorc_rt_w_off(m->w), sp = l->sp, run_sp = sp, cfa, ra;
+  void **out = l->out;
   int more = 1;
   for (;;) {
     cfa = sp + off;
-    if (cfa > r->hi) {
+    if (cfa > hi) {
       more = 0;
       break;
     }
@@ -577,24 +584,24 @@ static inline __attribute__((always_inline)) int run_frames(struct walk_regs *r,
         more = 0;
         break;
       }
-      r->ip = ra;
+      l->ip = ra;
       sp = cfa;
       *out++ = (void *)(uintptr_t)ra;
       break;
     }
     sp = cfa;
     *out++ = (void *)(uintptr_t)ra;
-    if (out >= r->end)
+    if (out >= end)
       break;
   }
   if (sp != run_sp) {
     uint64_t k = gorc_rt_w_bp(m->w);
     if (k)
-      r->bp = LOAD_STACK(sp - 8 * k);
-    *rbx_at = rbx_after(*rbx_at, gorc_rt_w_rbx(m->w), sp);
+      l->bp = LOAD_STACK(sp - 8 * k);
+    l->rbx_at = rbx_after(l->rbx_at, gorc_rt_w_rbx(m->w), sp);
   }
-  r->sp = sp;
-  r->out = out;
+  l->sp = sp;
+  l->out = out;
   return more;
 }
 
@@ -602,49 +609,55 @@ __attribute__((noinline)) static void fast_frames(struct walk_regs *r,
                                                   struct gorc_rt_walk_modules *wm,
                                                   struct walk_memo *memo)
 {
-  uint64_t rbx_at = 0;
+  struct loop_regs l = { r->ip, r->sp, r->bp, 0, r->out };
+  void **const end = r->end;
+  const uint64_t hi = r->hi, lo = r->lo;
   /* [lo + SLOT_REACH, hi]: CFAs whose slots need no check (empty if the
      stack is smaller).  */
-  uint64_t safe_lo = r->lo + SLOT_REACH, safe_range = r->hi > safe_lo ? r->hi - safe_lo : 0;
+  const uint64_t safe_lo = lo + SLOT_REACH, safe_range = hi > safe_lo ? hi - safe_lo : 0;
   struct walk_memo m = *memo;
 
-  while (r->out < r->end) {
-    uint64_t cfa, ra, ip = r->ip;
-    if (ip == m.ip) {
-      if (!run_frames(r, &m, &rbx_at))
+  while (l.out < end) {
+    uint64_t cfa, ra;
+    if (l.ip == m.ip) {
+      if (!run_frames(&l, &m, hi, end))
         break;
       continue;
     }
-    uint32_t w = gorc_rt_cache_word(wm, ip - 1);
-    if (!w && !(w = gorc_rt_word(wm, ip - 1)))
+    uint32_t w = gorc_rt_cache_word(wm, l.ip - 1);
+    if (!w && !(w = gorc_rt_word(wm, l.ip - 1)))
       break;
     if (w & GORC_RT_W_CFA_BP) {
-      cfa = r->bp + gorc_rt_w_off(w);
-      if (cfa <= r->sp || (cfa & 7))
+      cfa = l.bp + gorc_rt_w_off(w);
+      if (cfa <= l.sp || (cfa & 7))
         break;
     } else {
       /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
-      cfa = r->sp + gorc_rt_w_off(w);
-      m.ip = ip;
+      cfa = l.sp + gorc_rt_w_off(w);
+      m.ip = l.ip;
       m.w = w;
     }
-    if (cfa - safe_lo > safe_range && (cfa > r->hi || !slots_inside(w, cfa, r->lo)))
+    if (cfa - safe_lo > safe_range && (cfa > hi || !slots_inside(w, cfa, lo)))
       break;
     ra = LOAD_STACK(cfa - 8);
     if (ra == 0)
       break;
     uint64_t k = gorc_rt_w_bp(w);
     if (k)
-      r->bp = LOAD_STACK(cfa - 8 * k);
-    rbx_at = rbx_after(rbx_at, gorc_rt_w_rbx(w), cfa);
-    r->ip = ra;
-    r->sp = cfa;
-    *r->out++ = (void *)(uintptr_t)ra;
+      l.bp = LOAD_STACK(cfa - 8 * k);
+    l.rbx_at = rbx_after(l.rbx_at, gorc_rt_w_rbx(w), cfa);
+    l.ip = ra;
+    l.sp = cfa;
+    *l.out++ = (void *)(uintptr_t)ra;
   }
-  if (rbx_at == 1) {
+  r->ip = l.ip;
+  r->sp = l.sp;
+  r->bp = l.bp;
+  r->out = l.out;
+  if (l.rbx_at == 1) {
     r->rbx_known = 0;
-  } else if (rbx_at) {
-    r->rbx = LOAD_STACK(rbx_at);
+  } else if (l.rbx_at) {
+    r->rbx = LOAD_STACK(l.rbx_at);
     r->rbx_known = 1;
   }
   *memo = m;
