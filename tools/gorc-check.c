@@ -592,6 +592,7 @@ static int check_file(const char *path, const struct options *op)
   struct gorc_table t;
   struct file_check fc;
   Dwarf *dw = NULL;
+  Dwarf_CFI *eh_cfi = NULL;  /* ours to end; .debug_frame's belongs to dw */
 
   memset(&fc, 0, sizeof fc);
   fc.path = path;
@@ -629,14 +630,14 @@ static int check_file(const char *path, const struct options *op)
           has_eh = 1;
   }
   if (has_eh) {
-    Dwarf_CFI *cfi = dwarf_getcfi_elf(g.elf);
-    if (!cfi) {
+    eh_cfi = dwarf_getcfi_elf(g.elf);
+    if (!eh_cfi) {
       fprintf(stderr, "%s: %s: error: cannot read .eh_frame: %s\n", prog, path,
               dwarf_errmsg(-1));
       fc.status = 2;
     } else {
       fc.src[fc.nsrc].name = "eh_frame";
-      fc.src[fc.nsrc++].cfi = cfi;
+      fc.src[fc.nsrc++].cfi = eh_cfi;
     }
   }
   if (has_section(&g, ".debug_frame")) {
@@ -688,6 +689,8 @@ static int check_file(const char *path, const struct options *op)
 
 out:
   fflush(stdout);
+  if (eh_cfi)
+    dwarf_cfi_end(eh_cfi);
   if (dw)
     dwarf_end(dw);
   gorc_table_free(&t);

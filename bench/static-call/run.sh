@@ -3,8 +3,9 @@
 # call, a retpoline (-mindirect-branch=thunk) and a gorc static call in the
 # same retpoline build, as ratios to the direct call of the same run; a
 # call site patched in place against its direct twin; then the cost of one
-# gorc_static_call_update, through the memfd alias and with
-# the mprotect fallback (GORC_STATIC_CALL_NO_ALIAS=1).
+# gorc_static_call_update through the memfd alias and with
+# the mprotect fallback (GORC_STATIC_CALL_NO_ALIAS=1), in one run,
+# against a system call timed alongside.
 set -u
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 CC=${CC:-gcc}
@@ -34,4 +35,3 @@ if objdump -d "$WORK/loops-retpo.o" | awk '/<static_loop_retpo>:/,/^$/' \
 fi
 "$WORK/static-call-bench" | sed 's/^/static-call: /'
 "$WORK/static-call-bench" update | sed 's/^/static-call: /'
-GORC_STATIC_CALL_NO_ALIAS=1 "$WORK/static-call-bench" update | sed 's/^/static-call: /'

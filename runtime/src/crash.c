@@ -12,7 +12,11 @@
    searches that table and write(2)s: async-signal-safe throughout.
    C++ names are demangled at install time when libstdc++'s
    __cxa_demangle is loaded.  Modules loaded after the install are printed
-   as addresses only; each frame also shows MODULE+0xOFFSET for addr2line.  */
+   as addresses only; each frame also shows MODULE+0xOFFSET for addr2line.
+   The header line is written before the walk and each frame as it is
+   found; one thread prints at a time (others that fault meanwhile wait
+   for it to end the process), and a fault in the walk itself ends the
+   trace with a note.  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +32,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 #pragma GCC visibility push(default)
 #include "gorc.h"
@@ -327,7 +334,12 @@ __attribute__((visibility("default"))) int gorc_install_crash_handler(void)
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = crash_handler;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  /* No SA_RESETHAND: it resets the action for the whole process at the
+     first delivery, and a second thread faulting then would kill the
+     process before the first wrote its trace.  SA_NODEFER: a fault in
+     the handler's own walk reaches the handler (nested_fault) instead of
+     killing the process silently.  */
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
   sigemptyset(&sa.sa_mask);
   for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
     if (sigaction(sigs[i], &sa, NULL) != 0)
@@ -445,9 +457,59 @@ static void out_frame(struct out *o, int i, uint64_t ip)
   out_str(o, "\n");
 }
 
-static void crash_handler(int sig, siginfo_t *si, void *uc)
+/* The thread printing a trace (its tid), 0 while none is.  Taken with
+   one compare-and-swap: the first thread to fault prints, threads that
+   fault meanwhile wait for it, and a fault of the printing thread itself
+   (its walk faulting) is recognised by its tid.  */
+static int crashing_tid;
+static int crashing_sig;   /* the signal the printing thread is handling */
+
+/* Restore SIG's default action and raise it again in this thread.  A
+   fault re-executes the instruction and dies by it once the handler
+   returns; a signal sent by kill/raise/abort is delivered when the
+   handler returns (or at once: the handler runs with SA_NODEFER).  */
+static void die_by(int sig, const siginfo_t *si)
 {
-  int saved = errno;
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigaction(sig, &dfl, NULL);
+  if (!si || si->si_code <= 0 || sig == SIGABRT)
+    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+}
+
+/* The walk of the printing thread faulted: end its trace with a note and
+   die by the signal it was printing for, with its default action.  */
+static void nested_fault(void)
+{
+  struct out o;
+  o.len = 0;
+  out_str(&o, "  (trace ended: fault while unwinding)\n");
+  out_flush(&o);
+  int sig = crashing_sig;
+  die_by(sig, NULL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+  syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+  _exit(128 + sig); /* not reached: the default action of all four kills */
+}
+
+/* Another thread is printing its trace and will kill the process when
+   done: wait for that rather than die first (the process would be gone
+   before its trace was written).  */
+static void wait_for_crashing_thread(void)
+{
+  struct timespec ts = { 0, 10 * 1000 * 1000 };
+  for (;;)
+    nanosleep(&ts, NULL);
+}
+
+/* Header, then each frame: every line is written as soon as it is
+   complete, so a walk that faults loses nothing printed before.  */
+static void print_trace(int sig, siginfo_t *si, void *uc, int tid)
+{
   struct out o;
   void *ips[CRASH_MAX_FRAMES];
   o.len = 0;
@@ -458,16 +520,23 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
     out_hex(&o, (uint64_t)(uintptr_t)si->si_addr);
   }
   out_str(&o, " in thread ");
-  out_dec(&o, (uint64_t)syscall(SYS_gettid));
+  out_dec(&o, (uint64_t)tid);
   out_str(&o, "; stack trace:\n");
+  out_flush(&o);
+  /* Frame #0 is the interrupted instruction: printed from the context
+     before the walk, which may fault.  */
+  out_frame(&o, 0, (uint64_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP]);
+  out_flush(&o);
   int n = gorc_backtrace_ucontext(uc, ips, CRASH_MAX_FRAMES);
   int err = 0;
   if (n < 0) {
     err = n;
     n = gorc_backtrace_count();
   }
-  for (int i = 0; i < n; i++)
+  for (int i = 1; i < n; i++) {
     out_frame(&o, i, (uint64_t)(uintptr_t)ips[i]);
+    out_flush(&o);
+  }
   if (err) {
     out_str(&o, "  (the walk stopped: ");
     out_str(&o, gorc_strerror(err));
@@ -476,15 +545,21 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
     out_str(&o, "  (more frames not shown)\n");
   }
   out_flush(&o);
+}
 
-  /* SA_RESETHAND put the default action back.  A fault re-executes the
-     instruction and dies by it; a signal sent by kill/raise/abort is
-     raised again and delivered when this handler returns.  */
-  struct sigaction dfl;
-  memset(&dfl, 0, sizeof dfl);
-  dfl.sa_handler = SIG_DFL;
-  sigaction(sig, &dfl, NULL);
-  if (!si || si->si_code <= 0 || sig == SIGABRT)
-    syscall(SYS_tgkill, getpid(), syscall(SYS_gettid), sig);
+static void crash_handler(int sig, siginfo_t *si, void *uc)
+{
+  int saved = errno;
+  int tid = (int)syscall(SYS_gettid);
+  int none = 0;
+  if (!__atomic_compare_exchange_n(&crashing_tid, &none, tid, 0, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    if (none == tid)
+      nested_fault();
+    wait_for_crashing_thread();
+  }
+  __atomic_store_n(&crashing_sig, sig, __ATOMIC_RELAXED);
+  print_trace(sig, si, uc, tid);
+  die_by(sig, si);
   errno = saved;
 }

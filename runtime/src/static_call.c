@@ -24,8 +24,11 @@
    read+write view elsewhere: no page is ever writable and executable.
    Where that is refused (or GORC_STATIC_CALL_NO_ALIAS=1), the page is
    made writable+executable for the one store and read+exec again.
-   fork: the child's pages would still share the parent's memfd, so a
-   pthread_atfork child handler gives the child its own copy.  */
+   fork: the fork handlers are registered before the update mutex is
+   first taken (sc_lock_updates), so every fork, in either mode, holds
+   the mutex across fork and the child finds it free; the child handler
+   also gives the child its own copy of aliased pages, which would
+   otherwise still share the parent's memfd.  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -151,6 +154,17 @@ static void sc_register_atfork(void)
   pthread_atfork(sc_atfork_prepare, sc_atfork_parent, sc_atfork_child);
 }
 
+/* Every path that takes the update mutex: the fork handlers exist before
+   the mutex can ever be held, whatever the mode.  A fork that starts
+   before they are registered finds the mutex free (pthread_atfork waits
+   for a running fork; glibc's pthread_once runs again in a child forked
+   while it was in progress).  */
+static void sc_lock_updates(void)
+{
+  pthread_once(&sc_atfork_once, sc_register_atfork);
+  pthread_mutex_lock(&sc_lock);
+}
+
 /* Map a fresh memfd holding the current contents of M's pages over them
    (read+exec) and make M->rw its read+write view.  Pages that cannot be
    replaced stay as they are (aliased[i] = 0: patched with mprotect).
@@ -213,8 +227,10 @@ static int sc_alias_pages(struct sc_module *m, const unsigned char *src)
   return n;
 }
 
-/* Child after fork: the aliased pages are shared with the parent; give
-   them a memfd of their own (or private anonymous copies).  */
+/* Child after fork: the prepare handler's lock is released (the child's
+   one thread is the thread that took it); the aliased pages are shared
+   with the parent: give them a memfd of their own (or private anonymous
+   copies).  */
 static void sc_atfork_child(void)
 {
   pthread_mutex_unlock(&sc_lock);
@@ -302,7 +318,6 @@ static struct sc_module *sc_module_for(const struct sc_desc *start, const struct
               ^ (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)m;
   if (m->cookie == 0xccccccccccccccccull)
     m->cookie++;
-  pthread_once(&sc_atfork_once, sc_register_atfork);
   sc_nmodules++;
   if (sc_alias_pages(m, NULL) == 0)
     m->failed = 1; /* refused here: mprotect patching from now on */
@@ -475,7 +490,7 @@ SC_EXPORT int gorc_static_call_set(void *var, void (*fn)(void))
 {
   if (!var || (uintptr_t)var % sizeof(void *) != 0)
     return -EINVAL;
-  pthread_mutex_lock(&sc_lock);
+  sc_lock_updates();
   if (sc_no_alias < 0) {
     const char *e = getenv("GORC_STATIC_CALL_NO_ALIAS");
     sc_no_alias = e && *e && *e != '0';
@@ -498,7 +513,7 @@ SC_EXPORT int gorc_static_call_set(void *var, void (*fn)(void))
 
 SC_EXPORT int gorc_static_call_patch_sites(int on)
 {
-  pthread_mutex_lock(&sc_lock);
+  sc_lock_updates();
   int old = sc_patch_sites > 0;
   sc_patch_sites = on != 0;
   pthread_mutex_unlock(&sc_lock);

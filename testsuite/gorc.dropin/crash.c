@@ -1,11 +1,16 @@
-/* Crash traces: crash KIND [api]  (KIND: segv bus abrt fpe overflow).
+/* Crash traces: crash KIND [api]  (KIND: segv bus abrt fpe overflow badsp
+   threads).
    With "api" the program installs gorc_install_crash_handler itself;
    without, it is unmodified (GORC_CRASH_TRACE=1 with the preload).  */
+#define _GNU_SOURCE
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef WITH_GORC
 #include <gorc.h>
@@ -37,6 +42,59 @@ __attribute__((noinline)) int crash_overflow(int n)
   return crash_overflow(n + 1) + pad[(n + 1) & 255];
 }
 
+/* No stack at all: the stack pointer is moved to an unmapped page and
+   written through.  The handler runs on its alternate stack, and its walk
+   of this context may fault itself.  */
+__attribute__((noinline)) int crash_badsp(void)
+{
+  __asm__ volatile("mov $0x1000,%%rsp; movq $0,(%%rsp)" ::: "memory");
+  return 0;
+}
+
+/* Two threads fault, the second while the first is in the handler.
+   When stderr is a pipe, it is shrunk to one page and filled first, so
+   the first handler's write blocks until the test's reader, which waits
+   a second, drains it: the second thread faults meanwhile, for certain.
+   (With SA_RESETHAND its fault killed the process, trace unwritten.)  */
+static int first_faulting;
+
+static void fill_stderr_pipe(void)
+{
+  struct stat st;
+  if (fstat(2, &st) != 0 || !S_ISFIFO(st.st_mode) || fcntl(2, F_SETPIPE_SZ, 4096) < 0)
+    return;
+  int fl = fcntl(2, F_GETFL);
+  fcntl(2, F_SETFL, fl | O_NONBLOCK);
+  char nl[256];
+  memset(nl, '\n', sizeof nl);
+  while (write(2, nl, sizeof nl) > 0)
+    ;
+  fcntl(2, F_SETFL, fl);
+}
+
+__attribute__((noinline)) static void *crash_thread(void *arg)
+{
+  if (arg)
+    while (!__atomic_load_n(&first_faulting, __ATOMIC_SEQ_CST))
+      ;
+  else
+    __atomic_store_n(&first_faulting, 1, __ATOMIC_SEQ_CST);
+  *null_ptr = 1;
+  return arg;
+}
+
+__attribute__((noinline)) int crash_threads(void)
+{
+  pthread_t t[2];
+  fill_stderr_pipe();
+  for (long i = 0; i < 2; i++)
+    if (pthread_create(&t[i], NULL, crash_thread, (void *)i) != 0)
+      return -1;
+  for (int i = 0; i < 2; i++)
+    pthread_join(t[i], NULL);
+  return 0;
+}
+
 __attribute__((noinline)) int run_kind(const char *k)
 {
   if (strcmp(k, "segv") == 0) return crash_segv() + 1;
@@ -44,6 +102,8 @@ __attribute__((noinline)) int run_kind(const char *k)
   if (strcmp(k, "abrt") == 0) return crash_abrt() + 1;
   if (strcmp(k, "bus") == 0) return crash_bus() + 1;
   if (strcmp(k, "overflow") == 0) return crash_overflow(0) + 1;
+  if (strcmp(k, "badsp") == 0) return crash_badsp() + 1;
+  if (strcmp(k, "threads") == 0) return crash_threads() + 1;
   return 0;
 }
 
