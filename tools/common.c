@@ -443,8 +443,8 @@ static int decode_range(struct gorc_table *t, const struct gorc_elf *g, size_t x
     int rc = gorc_range_next(&r, &e);
     if (rc < 0) {
       range_where(g, xi, k, start, where, sizeof where);
-      problem(t, "%s: section [%zu] %s offset 0x%tx: %s (entry %u of the body at offset 0x%"
-              PRIx64 ")", where, bi, GORC_SECTION_NAME, epos - bs->data,
+      problem(t, "%s: section [%zu] %s offset 0x%tx: %s (explicit entry %u of the body at"
+              " offset 0x%" PRIx64 ")", where, bi, GORC_SECTION_NAME, epos - bs->data,
               range_error(rc, &r, epos), r.entries, boff);
       t->nentries = first;
       return 1;

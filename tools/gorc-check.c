@@ -51,7 +51,7 @@ static void usage(FILE *f)
 "and one summary line per file:\n"
 "  gorc-check: FILE: A/B bytes agree (P%%), M mismatched, U uncovered, R records,\n"
 "  N ranges, B bytes + I bytes index\n"
-"optionally followed by '; K bad ranges left out' (each reported as an error),\n"
+"optionally followed by '; bad ranges left out: K' (each reported as an error),\n"
 "'; X bytes records only' (code with records but no CFI),\n"
 "'; Y bytes undefined (inexpressible CFI)' and '; Z bytes toolchain code skipped'.\n"
 "\n"
@@ -691,7 +691,7 @@ static int check_file(const char *path, const struct options *op)
          prog, path, fc.agreeing, fc.total, pct, fc.mismatched, fc.uncovered, t.nstates,
          t.nranges, t.bytes, t.index_bytes);
   if (t.nbad)
-    printf("; %zu bad ranges left out", t.nbad);
+    printf("; bad ranges left out: %zu", t.nbad);
   if (fc.records_only)
     printf("; %" PRIu64 " bytes records only", fc.records_only);
   if (fc.lenient)
