@@ -8,7 +8,7 @@ echo "== $demo: built with -O2 -fomit-frame-pointer -fplugin=plugin/gorc.so"
 readelf -SW "$demo" | sed -n 's/^ *\[ *[0-9]*\] //p' |
 while read -r name _type _addr _off size _rest; do
   case $name in
-  gorc_unwind|.note.gorc|.eh_frame|.eh_frame_hdr) echo "   section $name: $((0x$size)) bytes";;
+  gorc_unwind_index|gorc_unwind|.note.gorc|.eh_frame|.eh_frame_hdr) echo "   section $name: $((0x$size)) bytes";;
   esac
 done
 echo

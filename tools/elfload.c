@@ -193,7 +193,7 @@ static int symbol_value(struct gorc_elf *g, const struct symtab_view *v, size_t 
 static int is_relocated_target(const struct gorc_sec *t)
 {
   return !strcmp(t->name, ".eh_frame") || !strcmp(t->name, ".debug_frame")
-         || !strcmp(t->name, "gorc_unwind");
+         || !strcmp(t->name, "gorc_unwind") || !strcmp(t->name, "gorc_unwind_index");
 }
 
 static int apply_rela(struct gorc_elf *g, size_t ri)
@@ -463,6 +463,7 @@ int gorc_elf_open(struct gorc_elf *g, const char *path)
   if (eh.e_machine != EM_X86_64)
     return fail(g, "not an x86-64 file (e_machine %u)", (unsigned)eh.e_machine);
   g->e_type = eh.e_type;
+  g->e_machine = eh.e_machine;
   if (eh.e_shoff != 0) {
     uint64_t n = eh.e_shnum ? eh.e_shnum : 1; /* extended numbering: at least [0] */
     if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > g->size

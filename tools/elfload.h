@@ -4,10 +4,12 @@
    ET_DYN) are used as they are.  Relocatable objects (ET_REL) are given an
    address space first: every SHF_ALLOC section gets a distinct address
    (code sections first, in section order, from GORC_REL_BASE, each at its
-   alignment), the RELA relocations of .eh_frame, .debug_frame and
-   gorc_unwind are applied into the buffer and sh_addr is set in the section
-   headers of the buffer.  The patched buffer is then opened with
-   elf_memory, so libdw and the record decoder see a normal address space.
+   alignment), the RELA relocations of .eh_frame, .debug_frame,
+   gorc_unwind_index and gorc_unwind are applied into the buffer and
+   sh_addr is set in the section headers of the buffer.  The patched
+   buffer is then opened with elf_memory, so libdw and the record decoder
+   see a normal address space.  (.note.gorc is not relocated: its offsets
+   refer to __start_/__stop_ symbols that only a final link defines.)
 
    Only 64-bit little-endian x86-64 files are accepted.  Every offset and
    size read from the file is checked; errors are reported as text in
@@ -45,6 +47,7 @@ struct gorc_elf {
   Elf *elf;                /* elf_memory of buf */
   int is_rel;              /* ET_REL: addresses were assigned by the loader */
   unsigned e_type;
+  unsigned e_machine;
   size_t shnum;
   struct gorc_sec *secs;   /* shnum entries; [0] is the null section */
   size_t *by_addr;         /* SHF_ALLOC sections with size, sorted by address */

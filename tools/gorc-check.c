@@ -28,8 +28,9 @@ static void usage(FILE *f)
 {
   fprintf(f,
 "Usage: %s [OPTION]... FILE...\n"
-"Check the gorc records (gorc_unwind) of each ELF object, executable or\n"
-"shared library against its CFI (.eh_frame and .debug_frame, read by libdw).\n"
+"Check the gorc records (gorc_unwind_index and gorc_unwind, format version 2)\n"
+"of each ELF object, executable or shared library against its CFI (.eh_frame\n"
+"and .debug_frame, read by libdw).\n"
 "Every code byte that CFI covers is looked up in the records and the CFA and\n"
 "rbp rules are compared.  Relocatable objects are laid out and relocated in\n"
 "memory first.\n"
@@ -48,8 +49,10 @@ static void usage(FILE *f)
 "  FILE:ADDR[-END] FUNC+OFF: mismatch (N bytes): records STATE, eh_frame STATE\n"
 "  FILE:ADDR-END FUNC+OFF: uncovered (N bytes): eh_frame CFI, no records\n"
 "and one summary line per file:\n"
-"  gorc-check: FILE: A/B bytes agree (P%%), M mismatched, U uncovered, R records, N ranges\n"
-"optionally followed by '; X bytes records only' (code with records but no CFI),\n"
+"  gorc-check: FILE: A/B bytes agree (P%%), M mismatched, U uncovered, R records,\n"
+"  N ranges, B bytes + I bytes index\n"
+"optionally followed by '; bad ranges left out: K' (each reported as an error),\n"
+"'; X bytes records only' (code with records but no CFI),\n"
 "'; Y bytes undefined (inexpressible CFI)' and '; Z bytes toolchain code skipped'.\n"
 "\n"
 "CFI that the format cannot express (a CFA expression other than reg+off or\n"
@@ -67,7 +70,9 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 every file agrees with nothing uncovered; 1 a mismatch, an\n"
 "uncovered byte or a file without CFI; 2 an error (unreadable file, not ELF,\n"
-"corrupt or inconsistent records, unreadable CFI).\n", prog);
+"version 1 records, corrupt or inconsistent records, unreadable CFI).  A bad\n"
+"range is reported and left out, the others are still checked; an index not\n"
+"sorted by address is a note (after ld -r) or a warning (in a linked file).\n", prog);
 }
 
 /* ---- libdw answers as gorc states ---- */
@@ -244,7 +249,7 @@ static int convert_frame(Dwarf_Frame *f, int ra_reg, struct oracle *o, char *err
       o->st.cfa_reg = (uint8_t)v.reg;
       o->st.cfa_off = v.off;
     } else {
-      gorc_state_set_cfa_reg(&o->st, (unsigned)v.reg, v.off);
+      gorc_state_set_cfa_reg(&o->st, GORC_MACHINE_X86_64, (unsigned)v.reg, v.off);
     }
   } else {
     o->cfa_bad = 1;
@@ -301,6 +306,9 @@ static int convert_frame(Dwarf_Frame *f, int ra_reg, struct oracle *o, char *err
     o->cfa_bad = 1;
     format_ops(ops, nops, t, sizeof t);
     snprintf(ra_txt, sizeof ra_txt, " ra=%s", t);
+  } else {
+    o->st.ra_kind = GORC_RA_CFA;
+    o->st.ra_off = -8;
   }
   snprintf(o->text, sizeof o->text, "%s %s%s", cfa_txt, bp_txt, ra_txt);
   return 0;
@@ -606,19 +614,24 @@ static int check_file(const char *path, const struct options *op)
     return 2;
   }
   gorc_table_load(&t, &g);
+  if (t.decode_error) {
+    /* Nothing is read from a table we cannot read (version 1, say):
+       every byte "uncovered" would only bury the message.  */
+    fprintf(stderr, "%s: %s: error: %s\n", prog, path, t.err);
+    fc.status = 2;
+    goto out;
+  }
+  for (size_t k = 0; k < t.nnotes; k++)
+    fprintf(stderr, "%s: %s: note: %s\n", prog, path, t.notes[k]);
   for (size_t k = 0; k < t.nwarnings; k++)
     fprintf(stderr, "%s: %s: warning: %s\n", prog, path, t.warnings[k]);
   for (size_t k = 0; k < t.nproblems; k++) {
     fprintf(stderr, "%s: %s: error: %s\n", prog, path, t.problems[k]);
     fc.status = 2;
   }
-  if (t.decode_error) {
-    fprintf(stderr, "%s: %s: error: %s\n", prog, path, t.err);
-    fc.status = 2;
-  }
-  if (t.nranges == 0 && !t.decode_error)
+  if (t.nranges == 0 && t.nbad == 0)
     printf("%s: no gorc records (%s)\n", path,
-           t.nsections ? "gorc_unwind is empty" : "no gorc_unwind section");
+           t.nindex_secs ? "gorc_unwind_index is empty" : "no gorc_unwind_index section");
 
   int has_eh = has_section(&g, ".eh_frame");
   if (!has_eh && !g.is_rel) {
@@ -675,8 +688,11 @@ static int check_file(const char *path, const struct options *op)
   else
     snprintf(pct, sizeof pct, "n/a");
   printf("%s: %s: %" PRIu64 "/%" PRIu64 " bytes agree (%s), %" PRIu64 " mismatched, %" PRIu64
-         " uncovered, %zu records, %zu ranges", prog, path, fc.agreeing, fc.total, pct,
-         fc.mismatched, fc.uncovered, t.nstates, t.nranges);
+         " uncovered, %zu records, %zu ranges, %" PRIu64 " bytes + %" PRIu64 " bytes index",
+         prog, path, fc.agreeing, fc.total, pct, fc.mismatched, fc.uncovered, t.nstates,
+         t.nranges, t.bytes, t.index_bytes);
+  if (t.nbad)
+    printf("; bad ranges left out: %zu", t.nbad);
   if (fc.records_only)
     printf("; %" PRIu64 " bytes records only", fc.records_only);
   if (fc.lenient)

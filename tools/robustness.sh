@@ -5,10 +5,11 @@
 #
 # For each FILE (default: a small program and its object, built here with
 # plugin/gorc.so when it exists, else from hand-written records), make
-# ITERATIONS (default 200) copies with 1-8 random bytes of its gorc_unwind
-# section overwritten (with -a, also copies with random bytes anywhere in
-# the file: headers, relocations, .eh_frame), run both tools on each copy and
-# fail if an exit status is above 2 or a tool dies from a signal.
+# ITERATIONS (default 200) copies with 1-8 random bytes of its
+# gorc_unwind_index and gorc_unwind sections overwritten (with -a, also
+# copies with random bytes anywhere in the file: headers, relocations,
+# .note.gorc, .eh_frame), run both tools on each copy and fail if an exit
+# status is above 2 or a tool dies from a signal.
 # GORC_VALGRIND=1 runs the tools under valgrind (status 99 = memory error).
 # Last line: "robustness: N runs, M failures"; exit status 0 iff M is 0.
 
@@ -83,22 +84,25 @@ main:
 	.cfi_endproc
 .L3:
 	.size main, .-main
-	.section gorc_unwind,"ao",@progbits,.L0
-	.long .L0-.
-	.uleb128 0
-	.byte 0x21
-	.uleb128 .L1-.L0
-	.byte 0x49, 0x70
-	.uleb128 .L2-.L1
-	.byte 0x21
-	.uleb128 .L3-.L2
-	.byte 0
-	.section .note.gorc,"aGR",@note,gorc.module.v1,comdat
+	.section gorc_unwind_index,"ao",@progbits,.L0
 	.p2align 2
-	.long 5, 12, 1
+	.long .L0-., .Lb-.
+	.section gorc_unwind,"ao",@progbits,.L0
+.Lb:	.uleb128 ((.L1-.L0)<<3)|4
+	.byte 0x49, 0x7c
+	.uleb128 ((.L2-.L1)<<3)|4
+	.byte 0x21
+	.uleb128 ((.L3-.L2)<<3)|0
+	.section .note.gorc,"aGR",@note,gorc.module.v2,comdat
+	.p2align 2
+	.long 5, 24, 1
 	.string "gorc"
 	.p2align 2
-	.long 1
+	.long 2, 62
+	.hidden __start_gorc_unwind_index
+	.hidden __stop_gorc_unwind_index
+	.long __start_gorc_unwind_index - .
+	.long __stop_gorc_unwind_index - .
 	.hidden __start_gorc_unwind
 	.hidden __stop_gorc_unwind
 	.long __start_gorc_unwind - .
@@ -132,9 +136,9 @@ run_tool() { # tool file
   fi
 }
 
-# "offset size" of every gorc_unwind section of FILE.
+# "offset size" of every gorc_unwind_index and gorc_unwind section of FILE.
 sections_of() {
-  readelf -SW "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] *gorc_unwind  *[A-Z_]*  *[0-9a-f]*  *\([0-9a-f]*\)  *\([0-9a-f]*\).*/\1 \2/p'
+  readelf -SW "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] *gorc_unwind\(_index\)\?  *[A-Z_]*  *[0-9a-f]*  *\([0-9a-f]*\)  *\([0-9a-f]*\).*/\2 \3/p'
 }
 
 rand32() { echo $(( (RANDOM << 15) | RANDOM )); }
@@ -143,7 +147,7 @@ for f in "${files[@]}"; do
   [ -f "$f" ] || { echo "robustness: $f: no such file" >&2; exit 2; }
   mapfile -t secs < <(sections_of "$f")
   if [ ${#secs[@]} -eq 0 ]; then
-    echo "robustness: $f has no gorc_unwind section" >&2
+    echo "robustness: $f has no gorc_unwind_index or gorc_unwind section" >&2
     exit 2
   fi
   fsize=$(stat -c %s "$f")
@@ -151,7 +155,7 @@ for f in "${files[@]}"; do
     c=$work/c
     cp "$f" "$c"
     nb=$((RANDOM % 8 + 1))
-    what=gorc_unwind
+    what=gorc-sections
     if [ $anywhere = 1 ] && [ $((i % 2)) = 1 ]; then
       what=file
     fi

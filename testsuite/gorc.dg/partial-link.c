@@ -1,8 +1,9 @@
 /* ld -r: the partially linked object keeps every record.  ld -r merges
-   the gorc_unwind pieces of .text, .text.startup and .text.unlikely into
-   one piece, so in the final link the ranges are no longer sorted by
-   address (docs/FORMAT.md: readers sort them).  Both the partial object
-   and the final link must still agree with .eh_frame.  */
+   the gorc_unwind_index pieces of .text, .text.startup and
+   .text.unlikely into one piece, so in the final link the index is no
+   longer sorted by address (docs/FORMAT.md: readers detect it and scan).
+   Both the partial object and the final link must still agree with
+   .eh_frame.  */
 /* { dg-do link } */
 /* { dg-options "-O2" } */
 /* { dg-additional-sources "support/partial-b.c" } */
