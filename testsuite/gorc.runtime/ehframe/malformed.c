@@ -84,6 +84,8 @@ static int open_region(const char *path, struct region *r)
     r->pcs[r->npcs++] = a - 1;
     r->pcs[r->npcs++] = a + 1 + i % 13;
   }
+  elf_end(elf);
+  close(fd);
   return 0;
 }
 
