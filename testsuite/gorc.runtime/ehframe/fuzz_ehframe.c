@@ -1,62 +1,47 @@
-/* libFuzzer target: the input is an .eh_frame mapped at a fixed address
-   (its first 8 bytes, when there are more than 8, choose the module base
-   relative to that address, so the 32-bit range check is fuzzed too).
-   Crashes, sanitizer reports and these checks are failures: the return
-   value is 0 or -1, every FDE's entries strictly increase and end with
-   one END entry, kinds and registers are in range.
+/* libFuzzer target for gorc_rt_ehframe_state.  The input: 4 bytes, the
+   offset of .eh_frame_hdr in the region; 4 bytes, the address looked up
+   (signed, relative to the region); then the region itself (header,
+   search table, CIEs and FDEs: malformed -c writes real ones as seeds),
+   copied into a buffer of exactly its size so that any read past it is
+   caught.  Crashes, sanitizer reports and these checks are failures: the
+   answer is 1 with a well-formed state, 0 or -GORC_ECORRUPT.
 
-   clang -fsanitize=fuzzer,address,undefined -Iinclude -Iruntime/src \
-     testsuite/gorc.runtime/ehframe/fuzz_ehframe.c runtime/src/ehframe.c \
-     runtime/src/builder.c   */
+   clang -fsanitize=fuzzer,address,undefined -Iinclude -Iruntime/include \
+     -Iruntime/src -Itestsuite/gorc.runtime/ehframe \
+     testsuite/gorc.runtime/ehframe/fuzz_ehframe.c runtime/src/eh_lookup.c  */
 
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include "table.h"
-
-#define ADDR 0x7f0000000000ull
+#include "eh-test.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  uint64_t base = ADDR - 0x100000;
-  if (size > 8) {
-    int64_t delta;
-    memcpy(&delta, data, 8);
-    if (delta & 1)              /* half the time: a base near the section */
-      base = ADDR - (uint64_t)(delta % 0x200000000ll);
-    data += 8;
-    size -= 8;
-  }
-  /* An exact-size copy so that a read past the end is caught.  */
+  uint32_t hdr_off;
+  int32_t pc_off;
+  if (size < 8)
+    return 0;
+  memcpy(&hdr_off, data, 4);
+  memcpy(&pc_off, data + 4, 4);
+  data += 8;
+  size -= 8;
   uint8_t *copy = malloc(size ? size : 1);
   if (size)
     memcpy(copy, data, size);
-  struct gorc_rt_builder b = { 0 };
-  int rc = gorc_rt_convert_eh_frame(&b, base, copy, size, ADDR);
-  if (rc != 0 && rc != -1)
-    abort();
-  if (!b.failed) {
-    int in_fde = 0;
-    uint32_t last = 0;
-    for (size_t i = 0; i < b.count; i++) {
-      const struct gorc_rt_entry *e = &b.entries[i];
-      if (e->cfa_kind > GORC_CFA_UNDEFINED || e->bp_kind > GORC_BP_UNDEFINED)
-        abort();
-      if ((e->cfa_kind == GORC_CFA_REG || e->cfa_kind == GORC_CFA_DEREF) && e->cfa_reg > 15)
-        abort();
-      if (e->cfa_kind == GORC_CFA_UNDEFINED && e->cfa_reg != 0 && e->cfa_reg != 0xff)
-        abort();
-      if (e->bp_kind == GORC_BP_REG && e->bp_reg > 15)
-        abort();
-      if (in_fde ? e->pc_off <= last : e->cfa_kind == GORC_CFA_END)
-        abort();
-      in_fde = e->cfa_kind != GORC_CFA_END;
-      last = e->pc_off;
-    }
-    if (in_fde)
+  uint64_t at = (uint64_t)(uintptr_t)copy;
+  struct gorc_rt_ehframe ef = { 0, 0, at, at + size };
+  if (size) {
+    hdr_off %= size;
+    ef.hdr = at + hdr_off;
+    ef.hdr_size = size - hdr_off;
+  }
+  /* The address and its neighbours: one row and the next.  */
+  for (int d = 0; d < 3; d++) {
+    struct gorc_state st;
+    memset(&st, 0, sizeof st);
+    int rc = gorc_rt_ehframe_state(&ef, at + (uint64_t)(int64_t)pc_off + (uint64_t)d, &st);
+    if (rc != 0 && rc != 1 && rc != -GORC_ECORRUPT)
+      abort();
+    if (rc == 1 && !eh_well_formed(&st))
       abort();
   }
-  gorc_rt_builder_free(&b);
   free(copy);
   return 0;
 }
