@@ -36,11 +36,13 @@ int gorc_rt_state(uint64_t pc, struct gorc_state *s, struct gorc_rt_module *m, i
   if (!*has_module)
     return 0;
   int rc = gorc_rt_records_state(m, pc, s);
-  if (rc != 0)
-    return rc;
-  if (!m->eh.hdr)
-    return 0;
-  return gorc_rt_ehframe_state(&m->eh, pc, s);
+  if (rc == 0 && m->eh.hdr)
+    rc = gorc_rt_ehframe_state(&m->eh, pc, s);
+  /* Nothing covers PC, but the record index has entries that start
+     outside the code: one of them was probably PC's range.  */
+  if (rc == 0 && m->index_bad_starts)
+    return -GORC_ECORRUPT;
+  return rc;
 }
 
 static void cache_put(const struct gorc_rt_module *m, uint64_t pc, uint32_t w)

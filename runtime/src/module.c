@@ -60,18 +60,25 @@ static int segment_of(const struct phdrs *p, uint64_t addr, uint64_t *lo, uint64
   return -1;
 }
 
-/* Are the index's starts in order?  Only then may it be bisected (ld -r
-   merges pieces the final link cannot reorder: docs/FORMAT.md).  */
-static int index_sorted(uint64_t lo, uint64_t hi)
+/* Check M's index once: are its starts in order (only then may it be
+   bisected: ld -r merges pieces the final link cannot reorder,
+   docs/FORMAT.md), and is every start code of M?  An index with a start
+   outside the code is scanned, passing over such entries, and a lookup
+   that finds nothing there says the records are corrupt.  */
+static void check_index(struct gorc_rt_module *m)
 {
   uint64_t prev = 0;
-  for (uint64_t e = lo; e < hi; e += GORC_INDEX_ENTRY_SIZE) {
+  int sorted = 1;
+  for (uint64_t e = m->index_lo; e < m->index_hi; e += GORC_INDEX_ENTRY_SIZE) {
     uint64_t start = gorc_index_start((const uint8_t *)(uintptr_t)e, e);
+    if (!gorc_rt_module_has_code(m, start, 1))
+      m->index_bad_starts = 1;
     if (start < prev)
-      return 0;
+      sorted = 0;
     prev = start;
   }
-  return 1;
+  m->records = sorted && !m->index_bad_starts ? GORC_RT_RECORDS_SORTED
+                                              : GORC_RT_RECORDS_UNSORTED;
 }
 
 /* The gorc note DESC (DESCSZ bytes at its run-time address) into M.  A
@@ -93,8 +100,7 @@ static void use_note(struct gorc_rt_module *m, const struct phdrs *p, const uint
   m->index_hi = info.index_end;
   m->bodies_lo = info.records_start;
   m->bodies_hi = info.records_end;
-  m->records = index_sorted(info.index_start, info.index_end) ? GORC_RT_RECORDS_SORTED
-                                                               : GORC_RT_RECORDS_UNSORTED;
+  check_index(m);
 }
 
 /* Look through the PT_NOTE segment PH for the gorc note.  */

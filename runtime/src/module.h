@@ -51,6 +51,7 @@ struct gorc_rt_module {
   unsigned machine;
   uint64_t index_lo, index_hi;
   uint64_t bodies_lo, bodies_hi;
+  int index_bad_starts;            /* an index entry starts outside the code */
   /* .eh_frame, read in place */
   struct gorc_rt_ehframe eh;
   /* the slot this copy came from, and its sequence number then; a slot

@@ -12,29 +12,31 @@ static uint64_t entry_start(uint64_t entry)
   return gorc_index_start((const uint8_t *)(uintptr_t)entry, entry);
 }
 
-/* The last index entry whose start is <= PC, or 0 when there is none
-   (entries are 8-byte records at nonzero addresses).  */
-static uint64_t last_at_or_below(const struct gorc_rt_module *m, uint64_t pc)
+/* The last index entry whose start is <= PC in a sorted index, or 0 when
+   there is none (entries are 8-byte records at nonzero addresses).  */
+static uint64_t bisect(const struct gorc_rt_module *m, uint64_t pc)
 {
-  uint64_t lo = 0, hi = (m->index_hi - m->index_lo) / GORC_INDEX_ENTRY_SIZE, best = 0;
-  if (m->records == GORC_RT_RECORDS_SORTED) {
-    while (lo < hi) {
-      uint64_t mid = lo + (hi - lo) / 2;
-      if (entry_start(m->index_lo + mid * GORC_INDEX_ENTRY_SIZE) <= pc)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    return lo ? m->index_lo + (lo - 1) * GORC_INDEX_ENTRY_SIZE : 0;
+  uint64_t lo = 0, hi = (m->index_hi - m->index_lo) / GORC_INDEX_ENTRY_SIZE;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (entry_start(m->index_lo + mid * GORC_INDEX_ENTRY_SIZE) <= pc)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
-  /* Not sorted (ld -r): the greatest start <= PC, by a scan.  */
-  uint64_t best_start = 0;
+  return lo ? m->index_lo + (lo - 1) * GORC_INDEX_ENTRY_SIZE : 0;
+}
+
+/* The greatest start <= PC in an index that is not sorted (ld -r), by a
+   scan that passes over entries whose start is not code of M; 0 when
+   there is none.  */
+static uint64_t scan_best_start(const struct gorc_rt_module *m, uint64_t pc)
+{
+  uint64_t best = 0;
   for (uint64_t e = m->index_lo; e < m->index_hi; e += GORC_INDEX_ENTRY_SIZE) {
     uint64_t start = entry_start(e);
-    if (start <= pc && (!best || start >= best_start)) {
-      best = e;
-      best_start = start;
-    }
+    if (start <= pc && start > best && gorc_rt_module_has_code(m, start, 1))
+      best = start;
   }
   return best;
 }
@@ -75,21 +77,41 @@ static int range_state(const struct gorc_rt_module *m, uint64_t e, uint64_t pc,
   return 1;
 }
 
+/* Of the entries in [FIRST, END) that start at START, the range that
+   covers PC: ranges that start at one address (an empty function next to
+   its neighbour) may stand in any order, and a bad one must not hide a
+   good one.  Returns 1 with *S, else -GORC_ECORRUPT if one of them was
+   malformed, else 0.  */
+static int ranges_at(const struct gorc_rt_module *m, uint64_t first, uint64_t end,
+                     uint64_t start, uint64_t pc, struct gorc_state *s)
+{
+  int rc = 0;
+  for (uint64_t e = first; e < end; e += GORC_INDEX_ENTRY_SIZE) {
+    if (entry_start(e) != start)
+      continue;
+    int one = range_state(m, e, pc, s);
+    if (one == 1)
+      return 1;
+    if (one < 0)
+      rc = one;
+  }
+  return rc;
+}
+
 int gorc_rt_records_state(const struct gorc_rt_module *m, uint64_t pc, struct gorc_state *s)
 {
-  if (m->records != GORC_RT_RECORDS_SORTED && m->records != GORC_RT_RECORDS_UNSORTED)
-    return 0;
-  uint64_t e = last_at_or_below(m, pc);
-  if (!e)
-    return 0;
-  /* Ranges that start where this one does come before it in a sorted
-     index (an empty function next to its neighbour: one of them is the
-     real range); any of them may cover PC.  */
-  uint64_t start = entry_start(e);
-  for (; e >= m->index_lo && entry_start(e) == start; e -= GORC_INDEX_ENTRY_SIZE) {
-    int rc = range_state(m, e, pc, s);
-    if (rc != 0 || m->records == GORC_RT_RECORDS_UNSORTED)
-      return rc;
+  if (m->records == GORC_RT_RECORDS_UNSORTED) {
+    uint64_t start = scan_best_start(m, pc);
+    return start ? ranges_at(m, m->index_lo, m->index_hi, start, pc, s) : 0;
   }
-  return 0;
+  if (m->records != GORC_RT_RECORDS_SORTED)
+    return 0;
+  uint64_t last = bisect(m, pc), first = last;
+  if (!last)
+    return 0;
+  /* The run of entries with the last start <= PC ends at LAST.  */
+  uint64_t start = entry_start(last);
+  while (first > m->index_lo && entry_start(first - GORC_INDEX_ENTRY_SIZE) == start)
+    first -= GORC_INDEX_ENTRY_SIZE;
+  return ranges_at(m, first, last + GORC_INDEX_ENTRY_SIZE, start, pc, s);
 }

@@ -11,6 +11,7 @@
      the inner loop cannot decide exactly it leaves to the general step.  */
 
 #define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
@@ -112,16 +113,26 @@ static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
 static int read_safely(uint64_t a, void *buf, size_t len)
 {
   struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)a, len };
-  return syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L)
-         == (long)len;
+  int saved_errno = errno;   /* the interrupted code's, in a handler */
+  int ok = syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L)
+           == (long)len;
+  errno = saved_errno;
+  return ok;
 }
 
-/* Does the kernel let us read 8 bytes at A?  (For a stack bound we could
-   not know in advance.)  */
+/* Does the kernel let us read the 8 bytes at A (8-aligned)?  (For a
+   stack bound we could not know in advance.)  rt_sigprocmask copies its
+   set from A with the page-fault path, then refuses an invalid HOW
+   without changing anything: EFAULT says unreadable.  process_vm_readv
+   would not do here: it refuses the lowest page of a stack that grows on
+   demand, which is readable.  */
 static int probe(uint64_t a)
 {
-  uint64_t v;
-  return read_safely(a, &v, sizeof v);
+  int saved_errno = errno;   /* the interrupted code's, in a handler */
+  int readable = syscall(SYS_rt_sigprocmask, -1L, (const void *)(uintptr_t)a, (void *)0, 8L) != 0
+                 && errno != EFAULT;
+  errno = saved_errno;
+  return readable;
 }
 
 /* Are the bytes at IP glibc's __restore_rt?  Read safely: the module may
@@ -136,6 +147,7 @@ static int is_restore_rt(uint64_t ip)
 static void query_altstack(struct gorc_cursor *c)
 {
   stack_t ss;
+  /* Only fails for a bad argument, and then leaves errno alone.  */
   if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && (ss.ss_flags & SS_ONSTACK)) {
     c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
     c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
@@ -254,14 +266,16 @@ static int start_trusted(const struct gorc_cursor *c, uint64_t sp)
   return own < sp && own >= c->priv[P_LO] && sp < c->priv[P_HI];
 }
 
-/* Start C's walk at an untrusted SP in probe mode: only sp's page and the
-   red zone below, if the kernel lets us read them.  */
+/* Start C's walk at an untrusted SP in probe mode: from sp to the end of
+   its page, if the kernel lets us read it.  Not the red zone below: the
+   page under sp need not be mapped (a stack that grows on demand has not
+   grown there yet), and nothing a walk needs lies below sp.  */
 static void start_probed(struct gorc_cursor *c, uint64_t sp)
 {
-  uint64_t lo = (sp - REDZONE) & ~(uint64_t)7;
+  uint64_t lo = sp & ~(uint64_t)7;
   c->priv[P_FLAGS] |= F_PROBE;
   c->priv[P_LO] = lo;
-  c->priv[P_HI] = probe(lo) && probe(sp & ~(uint64_t)7) ? (sp | 4095) + 1 : lo;
+  c->priv[P_HI] = probe(lo) ? (sp | 4095) + 1 : lo;
 }
 
 uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
