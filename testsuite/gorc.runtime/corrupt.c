@@ -2,11 +2,15 @@
    frames overwritten with garbage (deterministic cases with the exact
    error expected, then 3000 random corruptions of the frames above).
    libgorc must stop with an error code, never crash or read outside the
-   stack; after the stack is restored, the walk must be complete again.  */
+   stack, and never store a return address that is no code of a loaded
+   module (such an address ends the walk with -GORC_EBADFRAME); after the
+   stack is restored, the walk must be complete again.  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
 
+#define _GNU_SOURCE
 #include <alloca.h>
+#include <link.h>
 #include "support/rt-test.h"
 
 #define DEPTH 10
@@ -28,6 +32,34 @@ static int valid_rc (int rc)
   return rc >= 0 || (rc <= -GORC_ENORECORD && rc >= -GORC_EDIRECTION);
 }
 
+/* The executable segments of the loaded modules (collected in main).  */
+static struct { uintptr_t lo, hi; } code[64];
+static int ncode;
+
+static int
+note_code (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  (void) data;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_X)
+        && ncode < 64) {
+      code[ncode].lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+      code[ncode].hi = code[ncode].lo + info->dlpi_phdr[i].p_memsz;
+      ncode++;
+    }
+  return 0;
+}
+
+/* Is the return address A (the call is at A - 1) code of a module?  */
+static int is_code (void *a)
+{
+  for (int i = 0; i < ncode; i++)
+    if ((uintptr_t) a - 1 >= code[i].lo && (uintptr_t) a - 1 < code[i].hi)
+      return 1;
+  return 0;
+}
+
 static int rec (int n);
 
 __attribute__((noinline, noclone)) static void
@@ -41,18 +73,19 @@ experiment (void)
   CHECK (rc > DEPTH + 2, rc);
   rt_check_chain (ips, rc, 2, exp_ra, DEPTH + 1);
 
-  /* A: a return address outside every module.  */
+  /* A: a return address outside every module: the walk ends there with
+     -GORC_EBADFRAME, the address not stored (ips[7] would be it).  */
   save = *ra_slot[5];
   *ra_slot[5] = (void *) 0x1234567;
   rc = gorc_backtrace (ips, MAX);
-  CHECK (rc == -GORC_ENORECORD, rc);
-  CHECK (gorc_backtrace_count () == 8, gorc_backtrace_count ());
-  CHECK (ips[7] == (void *) 0x1234567, 0);
+  CHECK (rc == -GORC_EBADFRAME, rc);
+  CHECK (gorc_backtrace_count () == 7, gorc_backtrace_count ());
+  CHECK (ips[6] == exp_ra[4], 0);
   /* B: a return address pointing at the stack.  */
   *ra_slot[5] = (void *) &save;
   rc = gorc_backtrace (ips, MAX);
-  CHECK (rc == -GORC_ENORECORD, rc);
-  CHECK (gorc_backtrace_count () == 8, gorc_backtrace_count ());
+  CHECK (rc == -GORC_EBADFRAME, rc);
+  CHECK (gorc_backtrace_count () == 7, gorc_backtrace_count ());
   *ra_slot[5] = save;
 
   /* C: the saved rbp of level 4 (every level has a frame pointer, so
@@ -103,6 +136,9 @@ experiment (void)
       CHECK (valid_rc (rc), rc);
       CHECK (cnt >= 0 && cnt <= MAX, cnt);
       CHECK (rc < 0 || rc == cnt, cnt);
+      for (int i = 0; i < cnt; i++)
+        if (!is_code (ips[i]))
+          FAIL ("a stored return address is no code, at frame", i);
       errors += rc < 0;
     }
   CHECK (errors > 300, errors);
@@ -139,6 +175,7 @@ rec (int n)
 int
 main (void)
 {
+  dl_iterate_phdr (note_code, NULL);
   rec (DEPTH);
   return 0;
 }

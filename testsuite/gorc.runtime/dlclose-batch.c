@@ -1,8 +1,9 @@
 /* dlclose in batches: 100 copies of libgorc-dltest.so (distinct modules)
-   are dlopened, each unwound from inside, then all dlclosed, 40 times.
-   libgorc gives each closed module's table memory back but keeps the
-   range mapped (a handler may still read it) for later modules to reuse;
-   so after the first cycles, neither the number of mappings
+   are dlopened, each unwound from inside, then all dlclosed, 40 times:
+   more modules than libgorc has slots (64), so slots are taken over by
+   other modules all the time, and every walk must still be complete.
+   libgorc keeps nothing per module beyond its slots, so after the first
+   cycles, neither the number of mappings
    (/proc/self/maps lines) nor the process's virtual size (statm) nor its
    RSS may keep growing: between cycle 5 and cycle 40 each may grow by a
    small slack only.  */

@@ -1,12 +1,14 @@
-/* dlclose gives a module's table memory back.  libgorc-dlmany.so (built
-   from support/dl-many.c by the dg-additional-options line below, with
-   the plugin) has 4 MiB of code, so its libgorc table is about 256 KiB;
+/* libgorc's memory does not grow with dlopen/dlclose churn (it keeps
+   nothing per module but one of a fixed number of slots, and a PC cache
+   of fixed size).  libgorc-dlmany.so (built from support/dl-many.c by the
+   dg-additional-options line below, with the plugin) has 4 MiB of code;
    it is dlopened, unwound from inside and dlclosed 2000 times, every
    other round libgorc-dltest.so (a small one) instead.  Each walk from
    inside a library must show the library's frames and reach main.  The
    process's RSS must not grow by more than RSS_SLACK after the first 100
-   rounds (leaking the table would be ~256 KiB per big round; it is checked
-   every 100 rounds, so a leak fails fast), and neither may its number of
+   rounds (a runtime that kept a table per module, as libgorc v1 did,
+   would grow by about 256 KiB per big round; it is checked every 100
+   rounds, so a leak fails fast), and neither may its number of
    mappings.  */
 /* { dg-do run } */
 /* { dg-gorc-runtime dlopen } */

@@ -2,7 +2,7 @@
    library built with the plugin, unwinds from deep inside it and dlcloses
    it, 300 times; another thread sends it SIGPROF all the while, and the
    handler unwinds the interrupted context.  The library's records must be
-   found without registration (libgorc's dlopen picks them up), every
+   found without registration (the walk finds the module), every
    direct walk from inside the library must reach the thread's outermost
    frame, and no sample may crash or return anything but a walk or an
    error code.  The sampled signals land wherever the machine lets them,

@@ -1,10 +1,11 @@
 /* Walks that meet code without unwind information inside a known module:
-   noinfo_call below is assembly without CFI, so the program's table has
-   no entry for it and its 64-byte blocks hold no state (index word 0).
-   Real code like that: crtstuff's __do_global_dtors_aux, frame_dummy,
-   deregister_tm_clones have no .eh_frame, and a sample taken while a
-   library's destructors run (dlclose) has __do_global_dtors_aux among
-   its callers (rescan-handler.c met it).  The walk must stop there with
+   noinfo_call below is assembly without CFI, so neither the program's
+   gorc records nor its .eh_frame cover it, though it lies inside the
+   program's code (between ranges that are covered).  Real code like
+   that: crtstuff's __do_global_dtors_aux, frame_dummy,
+   deregister_tm_clones have no .eh_frame, and a walk interrupting a
+   library's destructors (dlclose) has __do_global_dtors_aux among its
+   callers (modules-handler.c meets it).  The walk must stop there with
    -GORC_ENORECORD, the addresses before it stored:
      1. gorc_backtrace called directly from noinfo_call: count 1;
      2. called from a C function that noinfo_call calls: count 2;
@@ -16,8 +17,7 @@
 #include "support/rt-test.h"
 
 /* noinfo_call (ips, max, fn) returns fn (ips, max), called from the middle
-   of 257 bytes without unwind information (the call's return address is
-   in a 64-byte block with none either).  */
+   of 257 bytes without unwind information.  */
 __asm__ (".text\n\t"
          ".p2align 6\n\t"
          ".globl noinfo_call\n\t"

@@ -1,12 +1,12 @@
-/* A library with a big unwind table, built with the plugin (-O2 -fPIC) by
-   the dg-additional-options line of the tests that load it, as
-   libgorc-dlmany.so next to libgorc-dltest.so: dlclose-memory.c dlopens
-   and dlcloses it in a loop, rescan-libc-loaded.c loads it behind
-   libgorc's back.
+/* A library with a lot of code, built with the plugin (-O2 -fPIC) by the
+   dg-additional-options line of the tests that load it, next to
+   libgorc-dltest.so: dlclose-memory.c dlopens and dlcloses it in a loop
+   (as libgorc-dlmany.so), modules-dlopen.c loads it and copies of it in
+   both namespaces (as libgorc-dlmany64k.so), modules-reload.c loads two
+   builds of it at one address (libgorc-dlpadA.so, libgorc-dlpadB.so).
 
-   Its table is big because its code is: 64 small functions and a function
-   with DL_MANY_PAD bytes of nops in its body (default 4 MiB; libgorc's
-   table has a 4-byte index word per 64 bytes of code, so about 256 KiB).
+   64 small functions and a function with DL_MANY_PAD bytes of nops in its
+   body (default 4 MiB).
 
    dl_many_work (depth, cb, arg) recurses DEPTH + 1 levels through
    different functions of the library and calls CB (ARG) at the bottom.

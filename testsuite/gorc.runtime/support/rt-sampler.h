@@ -94,19 +94,4 @@ rt_now_ns (void)
   return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Wait until the handler has counted WANT in *V; after 10 s fail, saying
-   WHAT was waited for.  */
-static inline void
-rt_wait_for (atomic_int *v, int want, const char *what)
-{
-  long long t0 = rt_now_ns ();
-  struct timespec ts = { 0, 1000000 };
-  while (atomic_load (v) < want) {
-    if (rt_now_ns () - t0 > 10000000000LL) {
-      rt_puts (what);
-      FAIL (": too few samples", atomic_load (v));
-    }
-    nanosleep (&ts, NULL);
-  }
-}
 #endif

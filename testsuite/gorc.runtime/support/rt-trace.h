@@ -88,23 +88,4 @@ rt_traces_differ (int rc, void **ours, int n, void **theirs, int m)
   return differ;
 }
 
-/* A SIGPROF sample once libgorc has rescanned (rescan-gconv.c,
-   rescan-libc-loaded.c): gorc's walk OURS[0..N) of UC, which returned
-   RC, must be complete and equal to libunwind's (at most MAX frames);
-   else print both traces, MARK and TAG as for rt_dump, and fail.  */
-static inline void
-rt_check_sample_after_rescan (void *uc, int rc, void **ours, int n, int max,
-                              int (*mark) (uintptr_t), const char *tag)
-{
-  void *theirs[max];
-  int m = rt_unw_trace (uc, theirs, max);
-  if (rt_traces_differ (rc, ours, n, theirs, m)) {
-    rt_puts ("a sample after the rescan: gorc rc ");
-    rt_putn (rc);
-    rt_puts ("\n");
-    rt_dump ("  gorc:     ", ours, n, mark, tag);
-    rt_dump ("  libunwind:", theirs, m, mark, tag);
-    FAIL ("a sample after the rescan differs from libunwind", rc);
-  }
-}
 #endif
