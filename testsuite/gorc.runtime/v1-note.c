@@ -8,7 +8,7 @@
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
 /* { dg-gorc-runtime-library "support/v1-module.s" } */
-/* { dg-additional-options "-lunwind" } */
+/* { dg-additional-options "-Wl,--no-as-needed -lunwind" } */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
