@@ -139,7 +139,6 @@ main (int argc, char **argv)
   long hwm = vm_hwm_kb ();
   if (corrupt) {
     CHECK (hwm <= atol (argv[2]) + RSS_SLACK_KB, hwm - atol (argv[2]));
-    unlink (argv[0]);
     printf ("corrupt copy: %d, peak RSS %ld kB\n", r, hwm);
     return 0;
   }
@@ -156,6 +155,7 @@ main (int argc, char **argv)
   }
   int status;
   CHECK (waitpid (pid, &status, 0) == pid, 0);
+  unlink (path);
   rmdir (dir);
   CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0, status);
   printf ("intact: %d, peak RSS %ld kB\n", r, hwm);
