@@ -330,6 +330,8 @@ for p in $ONLY; do
   *) echo "$p: skipped: unknown program (known: demo sqlite3 lua5.4 zlib bzip2 tinyxml2)"; SKIPPED=$((SKIPPED + 1));;
   esac
 done
+# Start-up with libgorc preloaded against without; the first walk in cc1.
+[ -n "${BENCH_SKIP_STARTUP:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/startup/run.sh"
 # Stack walks: gorc vs frame pointers, glibc, libgcc and libunwind.
 [ -n "${BENCH_SKIP_UNWIND:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/unwind/run.sh"
 [ -n "${BENCH_SKIP_PROF:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/prof/run.sh"
