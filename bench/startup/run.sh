@@ -11,7 +11,7 @@
 #               GCC's cc1 on an empty file.
 #   first walk  cc1 compiling generated C with firstwalk.so preloaded after
 #               libgorc: the first gorc_backtrace_ucontext from a SIGPROF
-#               handler after 20 ms of CPU, then the same walk warm, and
+#               handler after FW_MS (20) ms of CPU, then the same walk warm, and
 #               the RSS the first walk added (median over FW_ROUNDS
 #               processes, one walk each).
 #
@@ -28,6 +28,7 @@ LIBGORC=$GORC_ROOT/runtime/libgorc.so
 PLUGIN=$GORC_ROOT/plugin/gorc.so
 ROUNDS=${STARTUP_ROUNDS:-15}
 FW_ROUNDS=${FW_ROUNDS:-9}
+FW_MS=20   # CPU time of cc1 before the walk
 mkdir -p "$WORK" || exit 2
 
 if [ ! -f "$LIBGORC" ]; then
@@ -57,7 +58,7 @@ median_col() {
 # peak RSS libgorc added, in KB.
 RSS_DIFF=""
 startup() {
-  local label=$1 line
+  local label=$1 line cpu0 cpu1 rss0 rss1
   shift
   RSS_DIFF=""
   if ! line=$("$WORK/rusage-pair" "$ROUNDS" "$LIBGORC" "$@" 2>"$WORK/rusage-pair.err"); then
@@ -109,18 +110,18 @@ fi
 first_walk() {
   [ -x "$cc1" ] || { echo "first walk: skipped: no cc1"; return; }
   if ! "$CC" -O2 -Wall -Wextra -fPIC -shared -I"$GORC_ROOT/runtime/include" "$here/firstwalk.c" \
-       -o "$WORK/firstwalk.so" -L"$GORC_ROOT/runtime" -lgorc 2>"$WORK/firstwalk.log"; then
+       -o "$WORK/firstwalk.so" -L"$GORC_ROOT/runtime" -Wl,-rpath,"$GORC_ROOT/runtime" -lgorc 2>"$WORK/firstwalk.log"; then
     echo "first walk: skipped: building firstwalk.so failed (see $WORK/firstwalk.log)"
     return
   fi
-  # About 0.6 s of cc1 -O2 here; the walk ends the process after 20 ms.
+  # About 0.6 s of cc1 -O2 here; the walk ends the process after FW_MS.
   local gen=$WORK/generated.c i
   for i in $(seq 1 200); do
     echo "int f$i(int *a, int n) { int s = $i; for (int k = 0; k < n; k++) { s += a[k] * $i; if (s > $((i * 7))) s ^= a[k / 2]; } return s; }"
   done >"$gen"
   : >"$WORK/firstwalk.out"
   for i in $(seq 1 "$FW_ROUNDS"); do
-    LD_PRELOAD=$LIBGORC:$WORK/firstwalk.so "$cc1" -quiet -O2 "$gen" -o /dev/null 2>&1 |
+    GORC_FIRSTWALK_MS=$FW_MS LD_PRELOAD=$LIBGORC:$WORK/firstwalk.so "$cc1" -quiet -O2 "$gen" -o /dev/null 2>&1 |
       grep '^gorc-firstwalk: ' >>"$WORK/firstwalk.out"
   done
   local n
@@ -137,8 +138,8 @@ first_walk() {
   rss=$(median_col 6 "$WORK/firstwalk.out")
   faults=$(median_col 7 "$WORK/firstwalk.out")
   early=$(awk '$5 < 0' "$WORK/firstwalk.out" | wc -l)
-  awk -v f="$first" -v w="$warm" -v k="$frames" -v n="$n" 'BEGIN {
-    printf "first walk: first walk through cc1: %.1f us for %d frames (warm: %.2f us); bar: microseconds, not milliseconds; median of %d processes, SIGPROF after 20 ms of cc1 -O2\n", f / 1e3, k, w / 1e3, n }'
+  awk -v f="$first" -v w="$warm" -v k="$frames" -v n="$n" -v ms="$FW_MS" 'BEGIN {
+    printf "first walk: first walk through cc1: %.1f us for %d frames (warm: %.2f us); bar: microseconds, not milliseconds; median of %d processes, SIGPROF after %d ms of cc1 -O2\n", f / 1e3, k, w / 1e3, n, ms }'
   [ "$early" -gt 0 ] && echo "first walk: $early of $n first walks stopped early (negative result: see $WORK/firstwalk.out)"
   echo "first walk: libgorc's memory for cc1: the first walk added $rss KB of RSS ($faults minor page faults)"
 }
