@@ -249,14 +249,14 @@ measure() {
   for f in "${FILES[@]}"; do
     o=$(echo "${f%.*}" | tr / _)
     # without the plugin
-    if ! cpu_time "$out/base.log" cd "$SRC" "$COMPILER" $CFLAGS "${XFLAGS[@]}" -fomit-frame-pointer -S "$f" -o "$out/base/$o.s"; then
+    if ! cpu_time "$out/base.log" cd "$SRC" "$COMPILER" $CFLAGS "${XFLAGS[@]}" -S "$f" -o "$out/base/$o.s"; then
       fail="compiling $f failed without the plugin (see $out/base.log)"
       break
     fi
     t_base=$((t_base + CPU_MS))
     # with the plugin, same flags
     echo "== $f" >>"$out/gorc.log"
-    if ! cpu_time "$out/gorc.log" cd "$SRC" "$COMPILER" $CFLAGS "${XFLAGS[@]}" -fomit-frame-pointer $PFLAGS -S "$f" -o "$out/gorc/$o.s"; then
+    if ! cpu_time "$out/gorc.log" cd "$SRC" "$COMPILER" $CFLAGS "${XFLAGS[@]}" $PFLAGS -S "$f" -o "$out/gorc/$o.s"; then
       fail="the plugin failed on $f: $(grep -m1 -E 'error|internal compiler|Segmentation' "$out/gorc.log" | cut -c1-200)"
       break
     fi
@@ -360,7 +360,7 @@ add_size() { read -r a b <<<"$1"; read -r c d <<<"$2"; echo "$((a + c)) $((b + d
 # measure_size: for a C program, two more builds of the same sources,
 # frame pointers with .eh_frame and -fomit-frame-pointer
 # -fno-asynchronous-unwind-tables with the plugin (records only), against
-# the base build (-fomit-frame-pointer with .eh_frame); prints their
+# the base build (-fomit-frame-pointer, as at -O2, with .eh_frame); prints their
 # code + unwind data.  The records-only build must have the same code and
 # records as the plugin build that gorc-check checked.  Uses measure's
 # variables (name, SRC, FILES, XFLAGS, LIBS, KIND, out, objs_gorc, bin_base).
@@ -371,6 +371,12 @@ measure_size() {
   fi
   if [ "$COMPILER" != "$CC" ]; then
     echo "$name: whole-program size: skipped: C++ (its exceptions need .eh_frame)"
+    return
+  fi
+  # The base and plugin builds are the -fomit-frame-pointer ones compared.
+  if ! "$CC" $CFLAGS "${XFLAGS[@]}" -Q --help=optimizers 2>/dev/null |
+       grep -q -- '-fomit-frame-pointer[[:space:]]*\[enabled\]'; then
+    echo "$name: whole-program size: skipped: CFLAGS $CFLAGS keep the frame pointer"
     return
   fi
   mkdir -p "$out/fp" "$out/rec"
