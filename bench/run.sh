@@ -16,7 +16,13 @@
 # flags), to assembly and then assembled.  The plugin's assembly is
 # assembled a third time with -Wa,--gsframe for the .sframe size, so the code
 # in all three builds is the same.  Records = gorc_unwind + .note.gorc, from
-# `readelf -SW` of the linked program.
+# `readelf -SW` of the linked program.  C programs are built twice more,
+# with frame pointers and with records only (-fno-asynchronous-unwind-tables),
+# for the whole-program size (code + unwind data) of the three ways to unwind.
+#
+# Then bench/startup (start-up with libgorc preloaded, the first walk in
+# cc1), bench/unwind (walks), bench/prof and bench/static-call; each can be
+# left out with BENCH_SKIP_STARTUP, _UNWIND, _PROF, _STATIC_CALL=1.
 #
 # A program whose source cannot be had (no deb-src access, no network, a
 # build step failing) prints "skipped: REASON" and the run goes on.  Exit
@@ -84,16 +90,32 @@ section_size() {
   echo "$total"
 }
 
-# code_sums OBJ: checksums of the object's executable sections (unrelocated
-# bytes: the plugin must not change them).
+# code_sums OBJ [NAME]...: checksums of the object's executable sections
+# and of the sections NAME (unrelocated bytes: the plugin must not change
+# the code).
 code_sums() {
-  local name _type _addr _off _size _es flags _rest tmp=$1.code
+  local name _type _addr _off _size _es flags _rest tmp=$1.code obj=$1 extra=" ${*:2} "
   while read -r name _type _addr _off _size _es flags _rest; do
-    case $flags in *X*) ;; *) continue;; esac
-    objcopy --dump-section "$name=$tmp" "$1" /dev/null 2>/dev/null &&
+    case $flags in *X*) ;; *) [[ $extra == *" $name "* ]] || continue;; esac
+    objcopy --dump-section "$name=$tmp" "$obj" /dev/null 2>/dev/null &&
       echo "$name $(cksum <"$tmp")"
-  done < <(readelf -SW "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p')
+  done < <(readelf -SW "$obj" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p')
   rm -f "$tmp"
+}
+
+# code_unwind_size FILE: "CODE UNWIND" in bytes: CODE = the executable
+# sections, UNWIND = .eh_frame + .eh_frame_hdr + gorc_unwind +
+# gorc_unwind_index + .note.gorc (a section that is not there counts 0).
+code_unwind_size() {
+  local name _type _addr _off size _es flags _rest code=0 unwind=0
+  while read -r name _type _addr _off size _es flags _rest; do
+    case $name in
+    .eh_frame|.eh_frame_hdr|gorc_unwind|gorc_unwind_index|.note.gorc)
+      unwind=$((unwind + 16#$size)); continue;;
+    esac
+    case $flags in *X*) code=$((code + 16#$size));; esac
+  done < <(readelf -SW "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p')
+  echo "$code $unwind"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
@@ -314,6 +336,86 @@ measure() {
     echo "$name: ${chk:-gorc-check printed nothing}"
   fi
   [ -n "$notes" ] && echo "$name: NOTE:$notes"
+  measure_size
+}
+
+# size_line NAME FP OMIT RECORDS: the whole-program size line; each
+# argument "CODE UNWIND" in bytes.
+size_line() {
+  awk -v name="$1" -v fp="$2" -v om="$3" -v rec="$4" 'BEGIN {
+    split(fp, a, " "); split(om, b, " "); split(rec, c, " ")
+    t1 = a[1] + a[2]; t2 = b[1] + b[2]; t3 = c[1] + c[2]
+    printf "%s: whole-program size (code + unwind data): frame pointers + .eh_frame %d B (%d + %d); ", name, t1, a[1], a[2]
+    printf "-fomit-frame-pointer + .eh_frame %d B (%d + %d) = %.3fx; ", t2, b[1], b[2], t2 / t1
+    printf "-fomit-frame-pointer, records only %d B (%d + %d) = %.3fx", t3, c[1], c[2], t3 / t1
+    printf " (bar: the smallest: %s)\n", (t3 < t1 && t3 < t2) ? "yes" : "NO" }'
+}
+
+SIZE_FP="0 0"
+SIZE_OMIT="0 0"
+SIZE_REC="0 0"
+SIZED=0
+add_size() { read -r a b <<<"$1"; read -r c d <<<"$2"; echo "$((a + c)) $((b + d))"; }
+
+# measure_size: for a C program, two more builds of the same sources,
+# frame pointers with .eh_frame and -fomit-frame-pointer
+# -fno-asynchronous-unwind-tables with the plugin (records only), against
+# the base build (-fomit-frame-pointer, as at -O2, with .eh_frame); prints their
+# code + unwind data.  The records-only build must have the same code and
+# records as the plugin build that gorc-check checked.  Uses measure's
+# variables (name, SRC, FILES, XFLAGS, LIBS, KIND, out, objs_gorc, bin_base).
+measure_size() {
+  if [ -z "$PFLAGS" ]; then
+    echo "$name: whole-program size: skipped: no plugin (BENCH_NO_PLUGIN)"
+    return
+  fi
+  if [ "$COMPILER" != "$CC" ]; then
+    echo "$name: whole-program size: skipped: C++ (its exceptions need .eh_frame)"
+    return
+  fi
+  # The base and plugin builds are the -fomit-frame-pointer ones compared.
+  if ! "$CC" $CFLAGS "${XFLAGS[@]}" -Q --help=optimizers 2>/dev/null |
+       grep -q -- '-fomit-frame-pointer[[:space:]]*\[enabled\]'; then
+    echo "$name: whole-program size: skipped: CFLAGS $CFLAGS keep the frame pointer"
+    return
+  fi
+  mkdir -p "$out/fp" "$out/rec"
+  : >"$out/fp.log"; : >"$out/rec.log"
+  local f o objs_fp=() objs_rec=() differ=0
+  for f in "${FILES[@]}"; do
+    o=$(echo "${f%.*}" | tr / _)
+    if ! (cd "$SRC" && "$CC" $CFLAGS "${XFLAGS[@]}" -fno-omit-frame-pointer -c "$f" \
+            -o "$out/fp/$o.o") >>"$out/fp.log" 2>&1 ||
+       ! (cd "$SRC" && "$CC" $CFLAGS "${XFLAGS[@]}" -fomit-frame-pointer \
+            -fno-asynchronous-unwind-tables $PFLAGS -c "$f" -o "$out/rec/$o.o") >>"$out/rec.log" 2>&1; then
+      echo "$name: whole-program size: failed: compiling $f (see $out/fp.log, $out/rec.log)"
+      return
+    fi
+    objs_fp+=("$out/fp/$o.o")
+    objs_rec+=("$out/rec/$o.o")
+    [ "$(code_sums "$out/rec/$o.o" gorc_unwind)" = "$(code_sums "$out/gorc/$o.o" gorc_unwind)" ] ||
+      differ=$((differ + 1))
+  done
+  local ext=""; [ "$KIND" = shared ] && ext=.so
+  if ! link "$out/$name-fp$ext" "${objs_fp[@]}" >>"$out/fp.log" 2>&1 ||
+     ! link "$out/$name-records$ext" "${objs_rec[@]}" >>"$out/rec.log" 2>&1; then
+    echo "$name: whole-program size: failed: linking (see $out/fp.log, $out/rec.log)"
+    return
+  fi
+  local fp omit rec
+  fp=$(code_unwind_size "$out/$name-fp$ext")
+  omit=$(code_unwind_size "$bin_base")
+  rec=$(code_unwind_size "$out/$name-records$ext")
+  size_line "$name" "$fp" "$omit" "$rec"
+  if [ $differ -eq 0 ]; then
+    echo "$name: records only: code and gorc_unwind identical to the plugin build's, object for object (so the gorc-check above holds for it)"
+  else
+    echo "$name: records only: NOTE: code or gorc_unwind of $differ objects DIFFERS from the plugin build's"
+  fi
+  SIZE_FP=$(add_size "$SIZE_FP" "$fp")
+  SIZE_OMIT=$(add_size "$SIZE_OMIT" "$omit")
+  SIZE_REC=$(add_size "$SIZE_REC" "$rec")
+  SIZED=$((SIZED + 1))
 }
 
 echo "gorc bench: $CC $($CC -dumpversion), $(as --version | head -n1), CFLAGS $CFLAGS${PFLAGS:+ $PFLAGS}"
@@ -323,6 +425,7 @@ if "$CC" $CFLAGS "$WORK/empty.c" -o "$WORK/empty" 2>/dev/null; then
   crt=$(( $(section_size "$WORK/empty" .eh_frame) + $(section_size "$WORK/empty" .eh_frame_hdr) ))
 fi
 echo "records = gorc_unwind + .note.gorc; eh_frame+hdr = .eh_frame + .eh_frame_hdr, including the C runtime's (${crt:-?} B for an empty main); bar: ratio <= 0.5"
+echo "whole-program size = executable sections + .eh_frame + .eh_frame_hdr + gorc_unwind + gorc_unwind_index + .note.gorc of the linked C program (the C runtime's .eh_frame in all three builds)"
 echo "compile = CPU time (user + sys) of cc1 + as over all source files, same flags, without and with the plugin"
 for p in $ONLY; do
   case $p in
@@ -330,6 +433,9 @@ for p in $ONLY; do
   *) echo "$p: skipped: unknown program (known: demo sqlite3 lua5.4 zlib bzip2 tinyxml2)"; SKIPPED=$((SKIPPED + 1));;
   esac
 done
+[ "$SIZED" -gt 0 ] && size_line "$SIZED C programs together" "$SIZE_FP" "$SIZE_OMIT" "$SIZE_REC"
+# Start-up with libgorc preloaded against without; the first walk in cc1.
+[ -n "${BENCH_SKIP_STARTUP:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/startup/run.sh"
 # Stack walks: gorc vs frame pointers, glibc, libgcc and libunwind.
 [ -n "${BENCH_SKIP_UNWIND:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/unwind/run.sh"
 [ -n "${BENCH_SKIP_PROF:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/prof/run.sh"

@@ -40,6 +40,9 @@ echo "unwind: distinct = 136 different functions (no return address repeats: eve
 echo "unwind: each cell: the median over 9 stack placements"
 "$WORK/unwind-bench" | tee "$WORK/times.txt" | sed 's/^/unwind: /'
 
+# Instructions per frame, when valgrind is there: no stale figures else.
+instructions=/dev/null
+rm -f "$WORK/instructions.txt"
 if command -v valgrind >/dev/null; then
   echo "unwind: callgrind instructions per frame (each cell: 100 walks counted alone)"
   rm -f "$WORK"/callgrind.out*
@@ -55,6 +58,7 @@ if command -v valgrind >/dev/null; then
          END { if (label != "") print label "|" total }' "$f"
   done | sort -t'|' -k2,2 -k3,3n -k1,1 >"$WORK/instructions.txt"
   if [ -s "$WORK/instructions.txt" ]; then
+    instructions=$WORK/instructions.txt
     awk -F'|' '{ printf "unwind: %-26s %-9s depth %4d: %8.1f instructions per frame\n", $1, $2, $3, $6 / ($4 * $5) }' \
       "$WORK/instructions.txt"
   else
@@ -62,14 +66,28 @@ if command -v valgrind >/dev/null; then
   fi
 fi
 
+# Cold: the distinct chain's first walk in a fresh process (libgorc's
+# caches empty), one process per sample.
+COLD_ROUNDS=${COLD_ROUNDS:-9}
+: >"$WORK/cold.txt"
+for i in $(seq "$COLD_ROUNDS"); do
+  "$WORK/unwind-bench" --cold >>"$WORK/cold.txt" 2>/dev/null
+done
+
 # The bars of the runtime issue, at depth 32, from this run's figures.
-awk -F'|' -v times="$WORK/times.txt" '
+awk -F'|' -v times="$WORK/times.txt" -v cold="$WORK/cold.txt" '
   BEGIN {
     while ((getline line < times) > 0) {
       n = split(line, f, /  +/)
       # method, chain, depth, frames, ns/frame, ratio (columns split on 2+ spaces)
       if (n >= 5 && f[3] + 0 == 32) ns[f[1] "|" f[2]] = f[5]
     }
+    # cold.txt: "FRAMES NS" per process
+    while ((getline line < cold) > 0) {
+      split(line, f, " ")
+      if (f[1] > 0) cold_per[++ncold] = f[2] / f[1]
+    }
+    fpbar["recursive"] = " (bar <= 1.5)"; fpbar["distinct"] = " (bar <= 2)"
   }
   $3 == 32 { ins[$1 "|" $2] = $6 / ($4 * $5) }
   END {
@@ -78,12 +96,23 @@ awk -F'|' -v times="$WORK/times.txt" '
       ch = chains[c]
       g = ns["gorc_backtrace|" ch]; fp = ns["frame-pointer walk|" ch]; u = ns["libunwind unw_backtrace|" ch]
       if (g > 0 && fp > 0 && u > 0)
-        printf "unwind: depth 32, %s chain: gorc %.2f ns/frame = %.2fx the frame-pointer walk (bar <= 2), %.1fx faster than unw_backtrace (bar >= 3)", ch, g, g / fp, u / g
+        printf "unwind: depth 32, %s chain: gorc %.2f ns/frame = %.2fx the frame-pointer walk%s, %.1fx faster than unw_backtrace (bar >= 3)", ch, g, g / fp, fpbar[ch], u / g
       if (("gorc_backtrace|" ch) in ins)
         printf ", %.1f instructions per frame (bar <= 40)", ins["gorc_backtrace|" ch]
       print ""
     }
-  }' "$WORK/instructions.txt" 2>/dev/null
+    fp = ns["frame-pointer walk|distinct"]
+    if (ncold > 0 && fp > 0) {
+      # median (insertion sort: a handful of samples)
+      for (i = 2; i <= ncold; i++)
+        for (j = i; j > 1 && cold_per[j - 1] > cold_per[j]; j--) {
+          t = cold_per[j]; cold_per[j] = cold_per[j - 1]; cold_per[j - 1] = t
+        }
+      m = ncold % 2 ? cold_per[(ncold + 1) / 2] : (cold_per[ncold / 2] + cold_per[ncold / 2 + 1]) / 2
+      printf "unwind: depth 32, distinct chain, cold (a fresh process'"'"'s first walk, median of %d processes): gorc %.2f ns/frame = %.1fx the frame-pointer walk (warm, above)\n", ncold, m, m / fp
+    } else
+      print "unwind: cold walk: skipped: no sample (see unwind-bench --cold)"
+  }' "$instructions"
 
 # Registration: a generated library with about 100k records.
 gen=$WORK/many-functions.c

@@ -207,8 +207,37 @@ static void run_table(long budget_ns, int callgrind, int print)
   }
 }
 
+struct cold_walk {
+  int frames;
+  double ns;
+};
+
+static int cold_leaf(void *p)
+{
+  struct cold_walk *c = p;
+  double t0 = now_ns();
+  c->frames = walk_gorc();
+  c->ns = now_ns() - t0;
+  return c->frames;
+}
+
+/* unwind-bench --cold: one gorc walk of the distinct chain at depth 32,
+   the first walk of this process (nothing walked or cached before it but
+   what libgorc's start-up did); prints "FRAMES NS".  run.sh takes the
+   median over fresh processes.  */
+static int run_cold(void)
+{
+  struct cold_walk c = { 0, 0 };
+  walk_max = 32 + 2;
+  distinct_nofp(32, cold_leaf, &c);
+  printf("%d %.0f\n", c.frames, c.ns);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
+  if (argc > 1 && strcmp(argv[1], "--cold") == 0)
+    return run_cold();
   int callgrind = getenv("GORC_BENCH_CALLGRIND") != NULL;
   long budget_ns = argc > 1 ? atol(argv[1]) : 200000000; /* per cell */
   void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
