@@ -114,7 +114,7 @@ awk -F'|' -v times="$WORK/times.txt" -v cold="$WORK/cold.txt" '
       print "unwind: cold walk: skipped: no sample (see unwind-bench --cold)"
   }' "$instructions"
 
-# Registration: a generated library with about 100k records.
+# First use of a module: a generated library with about 100k records.
 gen=$WORK/many-functions.c
 if [ ! -f "$WORK/libmany.so" ]; then
   {
@@ -127,7 +127,8 @@ if [ ! -f "$WORK/libmany.so" ]; then
   "$CC" -O2 -fPIC -shared -fplugin="$plugin" "$gen" -o "$WORK/libmany.so" || echo "unwind: building libmany.so failed"
 fi
 "$CC" -O2 -Wall -Wextra "${inc[@]}" -I"$GORC_ROOT/include" -I"$GORC_ROOT/runtime/src" \
-  "$here/registration.c" "$lib" -ldl -lpthread -o "$WORK/registration" &&
-read -r recs ehs ns_new ns_scan < <("$WORK/registration" "$WORK/libmany.so") &&
-awk -v r="$recs" -v e="$ehs" -v a="$ns_new" -v b="$ns_scan" 'BEGIN {
-  printf "unwind: registration of a module with %d records (+%d .eh_frame entries): %.2f ms, %.1f ns per record; a rescan finding nothing new: %.3f ms\n", r, e, a / 1e6, a / (r + e), b / 1e6 }'
+  "$here/first-use.c" "$lib" -ldl -lpthread -o "$WORK/first-use" &&
+ranges=$("$GORC_ROOT/tools/gorc-dump" "$WORK/libmany.so" | head -1 | sed -n 's/.*, \([0-9]*\) ranges.*/\1/p') &&
+read -r ns_first ns_again ns_hit < <("$WORK/first-use" "$WORK/libmany.so" f7500) &&
+awk -v r="$ranges" -v a="$ns_first" -v b="$ns_again" -v c="$ns_hit" 'BEGIN {
+  printf "unwind: first lookup in a module with %s ranges (reads its headers, checks its index once): %.1f us; the next lookup of the same address (index bisected in place): %.2f us; from the PC cache: %.1f ns\n", r, a / 1e3, b / 1e3, c }'

@@ -51,47 +51,52 @@ static void cache_put(const struct gorc_rt_module *m, uint64_t pc, uint32_t w)
     return;
   struct gorc_rt_cache_entry *e = &gorc_rt_cache[pc & (GORC_RT_CACHE_SIZE - 1)];
   uint64_t key = (pc >> GORC_RT_CACHE_BITS) << GORC_RT_CACHE_TAG_SHIFT
-                 | (uint64_t)(m->seq & 0xfff) << GORC_RT_CACHE_SEQ_SHIFT
-                 | (uint64_t)m->slot << GORC_RT_CACHE_SLOT_SHIFT;
+                 | gorc_rt_cache_key(m->slot, m->seq);
   atomic_store_explicit(&e->lo, key | (w & GORC_RT_CACHE_HALF_MASK), memory_order_relaxed);
   atomic_store_explicit(&e->hi, key | (w >> 13), memory_order_relaxed);
 }
 
-/* Note that this walk found slot M->slot's module loaded.  */
-static void checked(struct gorc_rt_walk_modules *wm, const struct gorc_rt_module *m)
+/* Note that this walk found slot M->slot's module loaded; its key.  */
+static uint64_t checked(struct gorc_rt_walk_modules *wm, const struct gorc_rt_module *m)
 {
   if (m->slot >= GORC_RT_MODULE_SLOTS)
-    return;
+    return 0;
   wm->checked |= 1ull << m->slot;
   wm->seq[m->slot] = (uint16_t)(m->seq & 0xfff);
+  return gorc_rt_cache_key(m->slot, m->seq);
 }
 
-uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc)
+/* The key of the entry for PC, if it names a slot this walk has checked
+   (checking the slot's module now if it has not), else 0.  */
+static uint64_t entry_key(struct gorc_rt_walk_modules *wm, uint64_t pc)
 {
-  uint32_t w = gorc_rt_cache_word(wm, pc);
-  if (w)
-    return w;
-  if (pc < GORC_RT_CACHE_MAX_PC) {
-    /* An entry of a slot this walk has not checked yet: check it.  */
-    const struct gorc_rt_cache_entry *e = &gorc_rt_cache[pc & (GORC_RT_CACHE_SIZE - 1)];
-    uint64_t lo = atomic_load_explicit(&e->lo, memory_order_relaxed);
-    unsigned slot = (unsigned)(lo >> GORC_RT_CACHE_SLOT_SHIFT) & (GORC_RT_MODULE_SLOTS - 1);
-    if ((lo >> GORC_RT_CACHE_TAG_SHIFT) == (pc >> GORC_RT_CACHE_BITS) && lo != 0
-        && !((wm->checked >> slot) & 1)) {
-      struct gorc_rt_module held;
-      if (gorc_rt_module_still_loaded(slot, pc, &held)) {
-        checked(wm, &held);
-        if ((w = gorc_rt_cache_word(wm, pc)) != 0)
-          return w;
-      }
-    }
+  const struct gorc_rt_cache_entry *e = &gorc_rt_cache[pc & (GORC_RT_CACHE_SIZE - 1)];
+  uint64_t lo = atomic_load_explicit(&e->lo, memory_order_relaxed);
+  unsigned slot = (unsigned)(lo >> GORC_RT_CACHE_SLOT_SHIFT) & (GORC_RT_MODULE_SLOTS - 1);
+  uint64_t seq = (lo >> GORC_RT_CACHE_SEQ_SHIFT) & 0xfff;
+  struct gorc_rt_module held;
+  if (lo == 0 || (lo >> GORC_RT_CACHE_TAG_SHIFT) != (pc >> GORC_RT_CACHE_BITS))
+    return 0;
+  if (!((wm->checked >> slot) & 1)) {
+    if (!gorc_rt_module_still_loaded(slot, pc, &held))
+      return 0;
+    checked(wm, &held);
   }
+  return wm->seq[slot] == seq ? gorc_rt_cache_key(slot, (uint32_t)seq) : 0;
+}
+
+uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc, uint64_t *key)
+{
+  uint32_t w;
+  if (pc < GORC_RT_CACHE_MAX_PC && (*key = entry_key(wm, pc)) != 0
+      && (w = gorc_rt_cache_word_of(*key, pc)) != 0)
+    return w;
   struct gorc_state s;
   struct gorc_rt_module m;
   int has_module;
   if (gorc_rt_state(pc, &s, &m, &has_module) != 1)
     return 0;
-  checked(wm, &m);
+  *key = checked(wm, &m);
   w = gorc_rt_fast_word(&s);
   if (w)
     cache_put(&m, pc, w);

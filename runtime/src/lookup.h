@@ -81,38 +81,50 @@ struct gorc_rt_walk_modules {
   uint16_t seq[GORC_RT_MODULE_SLOTS];
 };
 
-static inline void gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm)
+/* The module part of a cache entry's halves: slot and number.  (Slots
+   skip numbers whose low 12 bits are 0, so key 0 matches no entry.)  */
+static inline uint64_t gorc_rt_cache_key(unsigned slot, uint32_t seq)
+{
+  return (uint64_t)(seq & 0xfff) << GORC_RT_CACHE_SEQ_SHIFT
+         | (uint64_t)slot << GORC_RT_CACHE_SLOT_SHIFT;
+}
+
+/* Start a walk: the main program's slot, when known, counts as checked
+   (it is never rewritten).  Returns the key of its entries (0: none).  */
+static inline uint64_t gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm)
 {
   uint32_t main_slot = atomic_load_explicit(&gorc_rt_main_slot, memory_order_acquire);
   wm->checked = 0;
-  if (main_slot) {
-    unsigned slot = main_slot & 0xff;
-    wm->checked = 1ull << slot;
-    wm->seq[slot] = (uint16_t)((main_slot >> 8) & 0xfff);
-  }
+  if (!main_slot)
+    return 0;
+  unsigned slot = main_slot & 0xff;
+  wm->checked = 1ull << slot;
+  wm->seq[slot] = (uint16_t)((main_slot >> 8) & 0xfff);
+  return gorc_rt_cache_key(slot, wm->seq[slot]);
 }
 
-/* The fast word of PC from the cache, if an entry holds it and its module
-   was checked by this walk; else 0 (gorc_rt_word then decides).  */
-static inline uint32_t gorc_rt_cache_word(const struct gorc_rt_walk_modules *wm, uint64_t pc)
+/* The fast word of PC if the cache holds it for the module whose entries
+   have key KEY (one this walk checked); else 0.  The walk's inner loop
+   calls this with the key of the last frame's module: most frames are in
+   the module of the frame before.  */
+static inline uint32_t gorc_rt_cache_word_of(uint64_t key, uint64_t pc)
 {
   const struct gorc_rt_cache_entry *e = &gorc_rt_cache[pc & (GORC_RT_CACHE_SIZE - 1)];
   uint64_t lo = atomic_load_explicit(&e->lo, memory_order_relaxed);
   uint64_t hi = atomic_load_explicit(&e->hi, memory_order_relaxed);
-  unsigned slot = (unsigned)(lo >> GORC_RT_CACHE_SLOT_SHIFT) & (GORC_RT_MODULE_SLOTS - 1);
-  if (((lo ^ hi) >> GORC_RT_CACHE_SLOT_SHIFT) != 0
-      || (lo >> GORC_RT_CACHE_TAG_SHIFT) != (pc >> GORC_RT_CACHE_BITS) || lo == 0
-      || !((wm->checked >> slot) & 1)
-      || wm->seq[slot] != ((lo >> GORC_RT_CACHE_SEQ_SHIFT) & 0xfff))
+  uint64_t want = (pc >> GORC_RT_CACHE_BITS) << GORC_RT_CACHE_TAG_SHIFT | key;
+  if ((((lo ^ want) | (hi ^ want)) >> GORC_RT_CACHE_SLOT_SHIFT) != 0
+      || pc >= GORC_RT_CACHE_MAX_PC)
     return 0;
-  return (uint32_t)((lo & GORC_RT_CACHE_HALF_MASK)
-                    | (hi & GORC_RT_CACHE_HALF_MASK) << 13);
+  return (uint32_t)((lo & GORC_RT_CACHE_HALF_MASK) | (hi & GORC_RT_CACHE_HALF_MASK) << 13);
 }
 
-/* The fast word of PC, the long way when the cache does not have it
-   (and then into the cache); 0 when PC's state is not a fast word or is
-   not known, or on an error: the general step finds out which.  */
-GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc);
+/* The fast word of PC, whatever module holds it: from the cache when an
+   entry holds it (its module checked by this walk now if it was not
+   yet), else the long way, into the cache.  *KEY gets the key of PC's
+   module.  0 when PC's state is not a fast word or is not known, or on an
+   error: the general step finds out which.  */
+GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc, uint64_t *key);
 
 /* The state of PC (the address looked up), uncached.  Returns 1 with *S
    and *M (the module), 0 when nothing is known of PC (*M is valid when

@@ -120,6 +120,7 @@ static void find_note(struct gorc_rt_module *m, const struct phdrs *p, const Elf
       use_note(m, p, n + 12 + name_len, descsz);
       return;
     }
+
     at += 12 + name_len + desc_len;
   }
 }
@@ -165,21 +166,37 @@ static int phdrs_at(uint64_t lo, uint64_t hi, uint64_t bias, struct phdrs *p)
 
 /* ---- the main program without _dl_find_object (static programs) ---- */
 
-/* The main program's headers from the auxiliary vector.  */
+/* The load bias of the program whose headers are PH (from the auxiliary
+   vector): from PT_PHDR, else (static-pie has none) from the ELF header
+   at the start of the page holding them, the first PT_LOAD's file offset
+   0.  Returns -1 when neither says.  */
+static int main_bias(const struct phdrs *p, uint64_t *bias)
+{
+  uint64_t at = (uint64_t)(uintptr_t)p->ph;
+  for (unsigned i = 0; i < p->n; i++)
+    if (p->ph[i].p_type == PT_PHDR) {
+      *bias = at - p->ph[i].p_vaddr;
+      return 0;
+    }
+  const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)(uintptr_t)(at & ~4095ull);
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || (uint64_t)(uintptr_t)eh + eh->e_phoff != at)
+    return -1;
+  for (unsigned i = 0; i < p->n; i++)
+    if (p->ph[i].p_type == PT_LOAD && p->ph[i].p_offset == 0) {
+      *bias = (uint64_t)(uintptr_t)eh - p->ph[i].p_vaddr;
+      return 0;
+    }
+  return -1;
+}
+
+/* The main program, from the auxiliary vector, if PC is in it: static
+   programs too, where _dl_find_object does not describe it fully.  */
 static int main_program(uint64_t pc, struct gorc_rt_module *m)
 {
   struct phdrs p = { (const ElfW(Phdr) *)getauxval(AT_PHDR), (unsigned)getauxval(AT_PHNUM), 0 };
   uint64_t lo = UINT64_MAX, hi = 0;
-  int bias_known = 0;
-  if (!p.ph || getauxval(AT_PHENT) != sizeof(ElfW(Phdr)))
+  if (!p.ph || getauxval(AT_PHENT) != sizeof(ElfW(Phdr)) || main_bias(&p, &p.bias) != 0)
     return -1;
-  for (unsigned i = 0; i < p.n; i++)
-    if (p.ph[i].p_type == PT_PHDR) {
-      p.bias = (uint64_t)(uintptr_t)p.ph - p.ph[i].p_vaddr;
-      bias_known = 1;
-    }
-  if (!bias_known) /* a static non-PIE program is not relocated */
-    p.bias = 0;
   for (unsigned i = 0; i < p.n; i++)
     if (p.ph[i].p_type == PT_LOAD) {
       uint64_t start = p.bias + p.ph[i].p_vaddr;
@@ -193,6 +210,7 @@ static int main_program(uint64_t pc, struct gorc_rt_module *m)
   m->map_hi = hi;
   m->permanent = 1;
   read_phdrs(m, &p);
+  m->eh_hdr = m->eh.hdr;
   return 0;
 }
 
@@ -202,6 +220,33 @@ static int same_module(const struct gorc_rt_module *a, const struct gorc_rt_modu
 {
   return a->map_lo == b->map_lo && a->map_hi == b->map_hi && a->link_map == b->link_map
          && a->eh_hdr == b->eh_hdr;
+}
+
+static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* What tells a module from another loaded at the same address into the
+   same link_map (glibc reuses both): its file name, read from the
+   link_map _dl_find_object gives now (never from the module's own
+   memory, which may be another module's gap by now).  */
+static uint64_t fingerprint(const struct link_map *lm)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  if (lm && lm->l_name)
+    h = fnv(h, (const uint8_t *)lm->l_name, strnlen(lm->l_name, PATH_MAX));
+  return h;
+}
+
+/* Is the module at PC now (*NOW, from _dl_find_object) the one *HELD
+   describes?  */
+static int still_held(const struct gorc_rt_module *held, const struct gorc_rt_module *now)
+{
+  return same_module(held, now) && (held->permanent
+                                    || fingerprint(now->link_map) == held->fingerprint);
 }
 
 /* Copy slot I into *M if it holds a module and was not being rewritten.  */
@@ -243,8 +288,11 @@ static void store(struct gorc_rt_module *m)
     if (seq != 0)
       gorc_rt_cache_forget();
     memcpy(&s->m, m, sizeof *m);
-    /* 0 stays "empty", so a wrapped number skips it.  */
-    uint32_t next = seq + 2 == 0 ? 2 : seq + 2;
+    /* 0 stays "empty", and cache key 0 matches no entry (lookup.h): skip
+       numbers whose low 12 bits are 0.  */
+    uint32_t next = seq + 2;
+    if ((next & 0xfff) == 0)
+      next += 2;
     atomic_store_explicit(&s->seq, next, memory_order_release);
     m->slot = i;
     m->seq = next;
@@ -256,10 +304,12 @@ static void store(struct gorc_rt_module *m)
 }
 
 /* The module _dl_find_object reports for PC (its identity only), or the
-   main program's from the auxiliary vector.  */
+   main program from the auxiliary vector (the link_map with an empty
+   name, or none: static programs).  */
 static int identify(uint64_t pc, struct gorc_rt_module *m, struct dl_find_object *f)
 {
-  if (_dl_find_object((void *)(uintptr_t)pc, f) != 0)
+  if (_dl_find_object((void *)(uintptr_t)pc, f) != 0
+      || ((const struct link_map *)f->dlfo_link_map)->l_name[0] == 0)
     return main_program(pc, m);
   memset(m, 0, sizeof *m);
   m->map_lo = (uint64_t)(uintptr_t)f->dlfo_map_start;
@@ -276,20 +326,19 @@ int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m)
   if (identify(pc, m, &f) != 0)
     return -1;
   for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS; i++)
-    if (read_slot(i, &seen) == 0 && same_module(&seen, m)) {
+    if (read_slot(i, &seen) == 0 && still_held(&seen, m)) {
       *m = seen;
       return 0;
     }
   if (m->link_map) {
     const struct link_map *lm = m->link_map;
     struct phdrs p;
-    m->permanent = lm->l_name && lm->l_name[0] == 0; /* the main program */
     if (phdrs_at(m->map_lo, m->map_hi, lm->l_addr, &p) == 0)
       read_phdrs(m, &p);
     else
       m->bias = lm->l_addr;
+    m->fingerprint = fingerprint(lm);
   }
-  m->eh_hdr = m->link_map ? m->eh_hdr : m->eh.hdr;
   store(m);
   return 0;
 }
@@ -300,7 +349,7 @@ int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc, struct gorc_rt_modul
   struct dl_find_object f;
   if (slot >= GORC_RT_MODULE_SLOTS || read_slot(slot, held) != 0)
     return 0;
-  return held->permanent || (identify(pc, &now, &f) == 0 && same_module(held, &now));
+  return held->permanent || (identify(pc, &now, &f) == 0 && still_held(held, &now));
 }
 
 int gorc_rt_module_has_code(const struct gorc_rt_module *m, uint64_t addr, uint64_t len)

@@ -38,10 +38,12 @@ enum gorc_rt_records {
 
 /* One module as a walk sees it: a copy of a slot.  */
 struct gorc_rt_module {
-  /* identity: what _dl_find_object says of the module */
+  /* identity: what _dl_find_object says of the module, and a hash of its
+     file name (glibc reuses link_maps and addresses) */
   uint64_t map_lo, map_hi;
   const void *link_map;
   uint64_t eh_hdr;
+  uint64_t fingerprint;
   /* where its code is: a return address outside these is not code */
   uint64_t bias;
   unsigned nexec;

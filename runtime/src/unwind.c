@@ -512,9 +512,10 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
 /* The inner loop of gorc_rt_walk: steps frames whose state is a fast
    word (lookup.h), with the registers in locals, and stops (leaving the
    registers of the frame it stopped at in *R) at anything else.  Stores
-   the return addresses at R->out up to R->end.  A hot return address
-   costs one PC-cache lookup (gorc_rt_cache_word); the rest go through
-   gorc_rt_word, which fills the cache.
+   the return addresses at R->out up to R->end.  A hot return address in
+   the module of the frame before costs one PC-cache lookup
+   (gorc_rt_cache_word_of); the rest go through gorc_rt_word, which checks
+   the module and fills the cache.
 
    rbx is followed as the general step does: unchanged (j = 0), restored
    from its slot (j = 1..62, then known), or lost (j = 63).  The loop
@@ -621,8 +622,9 @@ static inline __attribute__((always_inline)) int run_frames(struct loop_regs *l,
 
 __attribute__((noinline)) static void fast_frames(struct walk_regs *r,
                                                   struct gorc_rt_walk_modules *wm,
-                                                  struct walk_memo *memo)
+                                                  struct walk_memo *memo, uint64_t *key)
 {
+  uint64_t module_key = *key;
   struct loop_regs l = { r->ip, r->sp, r->bp, 0, r->out };
   void **const end = r->end;
   const uint64_t hi = r->hi, lo = r->lo;
@@ -638,8 +640,8 @@ __attribute__((noinline)) static void fast_frames(struct walk_regs *r,
         break;
       continue;
     }
-    uint32_t w = gorc_rt_cache_word(wm, l.ip - 1);
-    if (!w && !(w = gorc_rt_word(wm, l.ip - 1)))
+    uint32_t w = gorc_rt_cache_word_of(module_key, l.ip - 1);
+    if (!w && !(w = gorc_rt_word(wm, l.ip - 1, &module_key)))
       break;
     if (w & GORC_RT_W_CFA_BP) {
       cfa = l.bp + gorc_rt_w_off(w);
@@ -675,6 +677,17 @@ __attribute__((noinline)) static void fast_frames(struct walk_regs *r,
     r->rbx_known = 1;
   }
   *memo = m;
+  *key = module_key;
+}
+
+/* A walk that stopped at MAX stored its last return address RA without
+   looking it up.  Is RA code?  (The PC cache knows most; KEY: the module
+   of the frame before.)  */
+static int last_is_code(uint64_t key, uint64_t ra)
+{
+  struct gorc_rt_module m;
+  return gorc_rt_cache_word_of(key, ra - 1) != 0
+         || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
 }
 
 /* Go on walking C, whose ip is ips[N - 1], up to MAX addresses: fast
@@ -683,10 +696,11 @@ __attribute__((noinline)) static void fast_frames(struct walk_regs *r,
    of a signal context) through gorc_rt_cursor_step, which decides it
    exactly as for one frame.  FAST_FIRST: try the inner loop first.
    Returns the step's last result (1: stopped at MAX) and stores the
-   number of addresses in *COUNT.  A return address the step finds to be
-   no code (EBADFRAME before any read) is not kept.  */
+   number of addresses in *COUNT.  A return address that is no code (the
+   step says so, or the walk stopped at MAX right after it) is not kept.  */
 static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_first,
-                   struct gorc_rt_walk_modules *wm, struct walk_memo *memo, int *count)
+                   struct gorc_rt_walk_modules *wm, uint64_t *key, struct walk_memo *memo,
+                   int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
   int rc = 1;
@@ -704,7 +718,7 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
     if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
       struct walk_regs r = { c->ip, sp, c->bp, c->priv[P_RBX], (flags & F_RBX_KNOWN) != 0,
                              lo, hi, ips + n, ips + max };
-      fast_frames(&r, wm, memo);
+      fast_frames(&r, wm, memo, key);
       int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
@@ -726,6 +740,11 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
     ips[n++] = (void *)(uintptr_t)c->ip;
     memo->ip = 0;   /* the memo holds for one run of the inner loop */
   }
+  if (rc == 1 && n > 1 && !(c->priv[P_FLAGS] & F_NOADJ)
+      && !last_is_code(*key, (uint64_t)(uintptr_t)ips[n - 1])) {
+    n--;
+    rc = -GORC_EBADFRAME;
+  }
   *count = n;
   return rc;
 }
@@ -738,9 +757,9 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
     *count = 0;
     return 1;
   }
-  gorc_rt_walk_modules_init(&wm);
+  uint64_t key = gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)c->ip;
-  return walk_on(c, ips, 1, max, 1, &wm, &memo, count);
+  return walk_on(c, ips, 1, max, 1, &wm, &key, &memo, count);
 }
 
 /* gorc_backtrace's walk, from its caller's registers.  The common case,
@@ -759,12 +778,16 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
     gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
     return gorc_rt_walk(&c, ips, max, count);
   }
-  gorc_rt_walk_modules_init(&wm);
+  uint64_t key = gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)ip;
   struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max };
-  fast_frames(&r, &wm, &memo);
+  fast_frames(&r, &wm, &memo, &key);
   int n = (int)(r.out - ips);
   if (n >= max) {
+    if (!last_is_code(key, (uint64_t)(uintptr_t)ips[n - 1])) {
+      *count = n - 1;
+      return -GORC_EBADFRAME;
+    }
     *count = n;
     return 1;
   }
@@ -776,5 +799,5 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
     c.priv[P_FLAGS] |= F_RBX_KNOWN;
   }
   c.priv[P_FRAMES] = (unsigned)(n - 1);
-  return walk_on(&c, ips, n, max, 0, &wm, &memo, count);
+  return walk_on(&c, ips, n, max, 0, &wm, &key, &memo, count);
 }

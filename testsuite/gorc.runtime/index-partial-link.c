@@ -11,7 +11,7 @@
 /* { dg-options "-O2 -fno-asynchronous-unwind-tables" } */
 /* { dg-gorc-runtime internal } */
 /* { dg-additional-sources "support/partial-b.c" } */
-/* { dg-final { gorc-partial-link } } */
+/* { dg-final { gorc-partial-link records-only } } */
 
 #define _GNU_SOURCE
 #include <stdio.h>
