@@ -2,18 +2,33 @@
 # gorc build and test dependencies on Debian.
 #   deps.sh check     exit 0 when everything is present
 #   deps.sh install   install what is missing (apt-get; needs root)
+#
+# The plugin's headers and C++ compiler for $CC (default gcc), for
+# $PLUGIN_CC when given (make PLUGIN_CC=...), and for GCC 11: the second
+# supported GCC, which `make check GORC_CC=gcc-11` and CI test against.
 set -eu
 CC=${CC:-gcc}
-major=$($CC -dumpversion | cut -d. -f1)
-plugin_dir=$($CC -print-file-name=plugin)
+SECOND_GCC=11
 
 missing=""
 need() { # need PACKAGE TEST...
   pkg=$1; shift
   if ! "$@" >/dev/null 2>&1; then missing="$missing $pkg"; fi
 }
-need "gcc-$major-plugin-dev" test -f "$plugin_dir/include/plugin-version.h"
-need "g++-$major" command -v "g++-$major"
+# need_gcc DRIVER: the plugin headers and g++ of the GCC DRIVER runs
+need_gcc() {
+  major=$($1 -dumpversion 2>/dev/null | cut -d. -f1) || return 0
+  [ -n "$major" ] || return 0
+  need "gcc-$major-plugin-dev" test -f "$($1 -print-file-name=plugin)/include/plugin-version.h"
+  need "g++-$major" command -v "g++-$major"
+}
+need_gcc "$CC"
+[ -n "${PLUGIN_CC:-}" ] && need_gcc "$PLUGIN_CC"
+if command -v "gcc-$SECOND_GCC" >/dev/null 2>&1; then
+  need_gcc "gcc-$SECOND_GCC"
+else
+  missing="$missing gcc-$SECOND_GCC g++-$SECOND_GCC gcc-$SECOND_GCC-plugin-dev"
+fi
 need dejagnu command -v runtest
 need libelf-dev test -f /usr/include/libelf.h
 need libdw-dev test -f /usr/include/elfutils/libdw.h
