@@ -128,6 +128,27 @@ static struct gorc_partition_rec *open_partition(const char *start_label)
   return p;
 }
 
+/* End the partition being filled at a label note before or AFTER WHERE.
+   A range covers at least one byte (readers reject an empty one): a last
+   entry with no code after it is dropped, and so is the whole partition
+   when it has no code at all (a body GCC reduced to nothing, e.g. only
+   __builtin_unreachable).  The label note stays; it costs nothing.  If the
+   hot partition goes, the cold one takes its slot: both are in the
+   function's COMDAT group, if any, so the emit pass's group is the same.  */
+static void close_partition(struct gorc_partition_rec *part, bool code_since_last_entry,
+                            rtx_insn *where, bool after)
+{
+  gorc_label_note(part->end_label, where, after);
+  if (code_since_last_entry)
+    return;
+  if (part->entries.length() > 1) {
+    part->entries.pop();
+    return;
+  }
+  part->entries.release();
+  gorc_pending.n_partitions--;
+}
+
 static void warn_inexact(const char *problem, bool *warned)
 {
   if (*warned)
@@ -178,7 +199,7 @@ static void collect_records(function *fun)
     if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS) {
       /* The cold partition is its own range and, like GCC's second FDE,
          starts from the entry row again.  */
-      gorc_label_note(part->end_label, insn, false);
+      close_partition(part, code_since_last_entry, insn, false);
       gorc_label_note(label, insn, true);
       part = open_partition(label);
       if (!part) {
@@ -217,7 +238,7 @@ static void collect_records(function *fun)
     gorc_partition_add(part, entry, now);
     code_since_last_entry = false;
   }
-  gorc_label_note(part->end_label, get_last_insn(), true);
+  close_partition(part, code_since_last_entry, get_last_insn(), true);
 }
 
 /* With unwind tables off the user asked for no CFI: take GCC's notes out
