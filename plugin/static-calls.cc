@@ -155,13 +155,34 @@ static tree sc_tramp_decl(tree var)
 
 static location_t sc_last_error_loc = UNKNOWN_LOCATION;
 
-static void sc_misuse(location_t loc, tree var, const char *what)
+static bool sc_repeated(location_t loc)
 {
   if (loc == sc_last_error_loc && loc != UNKNOWN_LOCATION)
-    return; /* the same expression seen twice (initializer and body) */
+    return true; /* the same expression seen twice (initializer and body) */
   sc_last_error_loc = loc;
+  return false;
+}
+
+static void sc_misuse(location_t loc, tree var, const char *what)
+{
+  if (sc_repeated(loc))
+    return;
   error_at(loc, "%s static-call variable %qD", what, var);
   inform(loc, "change it only with %<gorc_static_call_update (%D, new_target)%>", var);
+}
+
+/* C++: a reference bound to the variable, e.g. by std::function's
+   constructor (it takes its argument by reference).  A reference could
+   store to the variable, so it is refused like `&var`; the value is what
+   such code wants, and a copy of the pointer gives it.  */
+static void sc_misuse_reference(location_t loc, tree var)
+{
+  if (sc_repeated(loc))
+    return;
+  error_at(loc, "reference bound to static-call variable %qD", var);
+  inform(loc, "bind a copy instead, e.g. %<auto fn = %D; std::function<...> f = fn;%> "
+         "(%<std::function%> takes its argument by reference); change %qD only with "
+         "%<gorc_static_call_update (%D, new_target)%>", var, var, var);
 }
 
 /* The marked variable at the base of an lvalue, or NULL.  */
@@ -194,8 +215,21 @@ static tree sc_check_expr(tree *tp, int *walk_subtrees, void *data)
       sc_misuse(sc_loc(t, dflt), var, "store to");
     break;
   case ADDR_EXPR:
-    if ((var = sc_base_var(TREE_OPERAND(t, 0))))
+    if (!(var = sc_base_var(TREE_OPERAND(t, 0))))
+      break;
+    if (TREE_CODE(TREE_TYPE(t)) == REFERENCE_TYPE)
+      sc_misuse_reference(sc_loc(t, dflt), var);
+    else
       sc_misuse(sc_loc(t, dflt), var, "address taken of");
+    break;
+  case NOP_EXPR:
+    /* (T &) &var: how the C++ front end binds a reference.  */
+    if (TREE_CODE(TREE_TYPE(t)) == REFERENCE_TYPE
+        && TREE_CODE(TREE_OPERAND(t, 0)) == ADDR_EXPR
+        && (var = sc_base_var(TREE_OPERAND(TREE_OPERAND(t, 0), 0)))) {
+      sc_misuse_reference(sc_loc(t, dflt), var);
+      *walk_subtrees = 0;
+    }
     break;
   case CALL_EXPR: {
     tree fn = get_callee_fndecl(t);
