@@ -6,7 +6,8 @@
 #   make check    run the DejaGnu testsuite; ends with "N passed, M failed"
 #                 (GORC_CC=gcc-11: against GCC 11, with its plugin)
 #   make PLUGIN_CC=gcc-11   also build the plugin for another installed GCC
-#   make bench    size of the records vs .eh_frame(+hdr) and .sframe
+#   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
+#                 time (also for gcc-11 when installed)
 #   make deps     install the Debian packages gorc needs (run automatically)
 
 # GCC the plugin is for, and the C++ compiler of the same GCC to build it.
@@ -113,8 +114,18 @@ check: all deps-if-missing
 	  tail -n 20 out/runtest.log
 	testsuite/summary.sh testsuite/out
 
+# The other supported GCCs installed here (gcc-N on the PATH) get the size
+# and compile-time part of the bench; the walk, profiler and static-call
+# timings measure libgorc and are run for $(CC) only.
+BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
+	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
+
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
+	for cc in $(BENCH_OTHER_GCCS); do \
+	  $(MAKE) -s PLUGIN_CC=$$cc all && \
+	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \
+	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
 
 clean: runtime-clean
 	rm -f $(PLUGIN) $(TOOLS)
