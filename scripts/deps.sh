@@ -4,8 +4,9 @@
 #   deps.sh install   install what is missing (apt-get; needs root)
 #
 # The plugin's headers and C++ compiler for $CC (default gcc), for
-# $PLUGIN_CC when given (make PLUGIN_CC=...), and for GCC 11: the second
-# supported GCC, which `make check GORC_CC=gcc-11` and CI test against.
+# $PLUGIN_CC when given (make PLUGIN_CC=...), and GCC 11: the second
+# supported GCC, which `make check GORC_CC=gcc-11` and CI test against
+# (wanted where the distribution has it: Debian 12 does).
 set -eu
 CC=${CC:-gcc}
 SECOND_GCC=11
@@ -24,10 +25,12 @@ need_gcc() {
 }
 need_gcc "$CC"
 [ -n "${PLUGIN_CC:-}" ] && need_gcc "$PLUGIN_CC"
+second_pkgs="gcc-$SECOND_GCC g++-$SECOND_GCC gcc-$SECOND_GCC-plugin-dev"
+second_known() { apt-cache show $second_pkgs >/dev/null 2>&1; }
 if command -v "gcc-$SECOND_GCC" >/dev/null 2>&1; then
   need_gcc "gcc-$SECOND_GCC"
-else
-  missing="$missing gcc-$SECOND_GCC g++-$SECOND_GCC gcc-$SECOND_GCC-plugin-dev"
+elif second_known; then
+  missing="$missing $second_pkgs"
 fi
 need dejagnu command -v runtest
 need libelf-dev test -f /usr/include/libelf.h
@@ -55,6 +58,10 @@ install)
   if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
+  # Now that the package lists are fresh: the second GCC, if there is one.
+  if ! command -v "gcc-$SECOND_GCC" >/dev/null 2>&1 && second_known; then
+    case " $missing " in *" gcc-$SECOND_GCC "*) ;; *) missing="$missing $second_pkgs";; esac
+  fi
   # shellcheck disable=SC2086
   $SUDO apt-get install -y -qq --no-install-recommends $missing;;
 *)
