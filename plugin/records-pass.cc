@@ -133,8 +133,10 @@ static struct gorc_partition_rec *open_partition(const char *start_label)
    entry with no code after it is dropped, and so is the whole partition
    when it has no code at all (a body GCC reduced to nothing, e.g. only
    __builtin_unreachable).  The label note stays; it costs nothing.  If the
-   hot partition goes, the cold one takes its slot: both are in the
-   function's COMDAT group, if any, so the emit pass's group is the same.  */
+   hot partition goes, the cold one takes its slot; the emit pass then
+   gives it the group of the function's section, which is right because
+   GCC never partitions a function in a COMDAT group (bb-reorder.cc,
+   pass_partition_blocks::gate): both groups are NULL.  */
 static void close_partition(struct gorc_partition_rec *part, bool code_since_last_entry,
                             rtx_insn *where, bool after)
 {
