@@ -4,33 +4,55 @@
 #                 runtime/libgorc.a and runtime/libgorc.so
 #   make demo     build the bundled example with the plugin, show its records
 #   make check    run the DejaGnu testsuite; ends with "N passed, M failed"
-#   make bench    size of the records vs .eh_frame(+hdr) and .sframe
+#                 (GORC_CC=gcc-11: against GCC 11, with its plugin)
+#   make PLUGIN_CC=gcc-11   also build the plugin for another installed GCC
+#   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
+#                 time (also for gcc-11 when installed)
 #   make deps     install the Debian packages gorc needs (run automatically)
 
 # GCC the plugin is for, and the C++ compiler of the same GCC to build it.
 CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
 CXX := $(if $(filter default,$(origin CXX)),g++,$(CXX))
 
+# The plugin runs only in the GCC it was built for.  `make` builds it for
+# $(CC) (plugin/gcc-N/gorc.so, N its major version; plugin/gorc.so links to
+# it) and also for PLUGIN_CC when that is another GCC:
+#   make PLUGIN_CC=gcc-11              plugin/gcc-11/gorc.so as well
+#   make install PLUGIN_CC=gcc-11      installs it into gcc-11's plugin dir
+#   make check GORC_CC=gcc-11          the testsuite against gcc-11
+# The C++ compiler of that GCC builds it (PLUGIN_CXX: gcc -> g++ in the name).
+SUPPORTED_GCC = 11 12
+GORC_CC ?= $(CC)
+PLUGIN_CC ?= $(GORC_CC)
+gxx_of = $(if $(filter $(CC),$(1)),$(CXX),$(subst gcc,g++,$(1)))
+GORC_CXX ?= $(call gxx_of,$(GORC_CC))
+PLUGIN_CXX ?= $(call gxx_of,$(PLUGIN_CC))
+gcc_major = $(shell $(1) -dumpversion 2>/dev/null | cut -d. -f1)
+CC_MAJOR := $(call gcc_major,$(CC))
+PLUGIN_MAJOR := $(call gcc_major,$(PLUGIN_CC))
 # Recursive (=): evaluated after `make deps` may have installed the headers.
-GCC_PLUGIN_DIR = $(shell $(CC) -print-file-name=plugin)
-# gcc-12-plugin-dev lacks dwarf2.h (dwarf2out.h includes it): plugin/compat
+gcc_plugin_dir = $(shell $(1) -print-file-name=plugin)
+GCC_PLUGIN_DIR = $(call gcc_plugin_dir,$(CC))
+# gcc-N-plugin-dev lacks dwarf2.h (dwarf2out.h includes it): plugin/compat
 # has a stand-in, used only when the real header is missing.
-PLUGIN_COMPAT_INC = $(if $(wildcard $(GCC_PLUGIN_DIR)/include/dwarf2.h),,-Iplugin/compat)
+plugin_compat_inc = $(if $(wildcard $(1)/include/dwarf2.h),,-Iplugin/compat)
 
 PLUGIN_CXXFLAGS = -std=gnu++17 -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wextra \
-	-Wno-unused-parameter -I$(GCC_PLUGIN_DIR)/include $(PLUGIN_COMPAT_INC) -Iinclude
+	-Wno-unused-parameter -Iinclude
 TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude
 TOOL_LIBS = -lelf -ldw
 
 PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/records-pass.cc \
-	plugin/records-emit.cc plugin/thunks.cc plugin/static-calls.cc
+	plugin/records-emit.cc plugin/ranges.cc plugin/thunks.cc plugin/static-calls.cc
 PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/records.h \
 	plugin/compat/dwarf2.h include/gorc/format.h plugin/static-calls.h \
-	runtime/include/gorc/static_call.h
+	include/gorc/static_call_desc.h
 TOOL_COMMON = tools/common.c tools/elfload.c
 TOOL_HDRS = tools/common.h tools/elfload.h include/gorc/format.h
 
 PLUGIN = plugin/gorc.so
+plugin_for = plugin/gcc-$(1)/gorc.so
+PLUGINS = $(sort $(call plugin_for,$(CC_MAJOR)) $(call plugin_for,$(PLUGIN_MAJOR)))
 TOOLS = tools/gorc-dump tools/gorc-check
 
 .PHONY: all deps deps-if-missing demo check bench clean
@@ -39,21 +61,40 @@ TOOLS = tools/gorc-dump tools/gorc-check
 include runtime/Makefile.inc
 include mk/dropin.mk
 
-all: $(PLUGIN) $(TOOLS) $(RUNTIME_LIBS)
+all: $(PLUGIN) $(PLUGINS) $(TOOLS) $(RUNTIME_LIBS)
 
 deps:
-	scripts/deps.sh install
+	CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh install
 
 deps-if-missing:
-	@scripts/deps.sh check >/dev/null 2>&1 || scripts/deps.sh install
+	@CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh check >/dev/null 2>&1 || \
+	  CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh install
 
-$(PLUGIN) $(TOOLS) $(RUNTIME_OBJS): | deps-if-missing
+$(PLUGINS) $(TOOLS) $(RUNTIME_OBJS): | deps-if-missing
 
-$(PLUGIN): $(PLUGIN_SRCS) $(PLUGIN_HDRS)
-	@test -f "$(GCC_PLUGIN_DIR)/include/plugin-version.h" || { \
-	  echo "gorc: GCC plugin headers not found in $(GCC_PLUGIN_DIR)/include;" \
-	       "install gcc-$$($(CC) -dumpversion | cut -d. -f1)-plugin-dev (make deps)" >&2; exit 1; }
-	$(CXX) $(PLUGIN_CXXFLAGS) -shared -o $@ $(PLUGIN_SRCS)
+$(PLUGIN): $(call plugin_for,$(CC_MAJOR))
+	ln -sf gcc-$(CC_MAJOR)/gorc.so $@
+
+# plugin_rule GCC G++ MAJOR: the plugin for one GCC, refused with a clear
+# message for a version gorc does not support or without its headers.
+define plugin_rule
+$(call plugin_for,$(3)): $$(PLUGIN_SRCS) $$(PLUGIN_HDRS)
+	@test -n "$(3)" || { echo "gorc: cannot run '$(1)' (set CC or PLUGIN_CC to an installed GCC)" >&2; exit 1; }
+	@case " $$(SUPPORTED_GCC) " in *" $(3) "*) ;; *) \
+	  echo "gorc: $(1) is GCC $(3); the plugin supports these GCC versions only: $$(SUPPORTED_GCC)" \
+	       "(README.md, 'Porting to another GCC'); build with one of those: make PLUGIN_CC=gcc-N" >&2; \
+	  exit 1;; esac
+	@test -f "$$(call gcc_plugin_dir,$(1))/include/plugin-version.h" || { \
+	  echo "gorc: GCC plugin headers not found in $$(call gcc_plugin_dir,$(1))/include;" \
+	       "install gcc-$(3)-plugin-dev (make deps PLUGIN_CC=$(1))" >&2; exit 1; }
+	@mkdir -p $$(@D)
+	$(2) $$(PLUGIN_CXXFLAGS) -I$$(call gcc_plugin_dir,$(1))/include \
+	  $$(call plugin_compat_inc,$$(call gcc_plugin_dir,$(1))) -shared -o $$@ $$(PLUGIN_SRCS)
+endef
+$(eval $(call plugin_rule,$(CC),$(CXX),$(CC_MAJOR)))
+ifneq ($(PLUGIN_MAJOR),$(CC_MAJOR))
+$(eval $(call plugin_rule,$(PLUGIN_CC),$(PLUGIN_CXX),$(PLUGIN_MAJOR)))
+endif
 
 tools/gorc-dump: tools/gorc-dump.c $(TOOL_COMMON) $(TOOL_HDRS)
 	$(CC) $(TOOL_CFLAGS) -o $@ tools/gorc-dump.c $(TOOL_COMMON) $(TOOL_LIBS)
@@ -69,14 +110,25 @@ demo: all deps-if-missing
 check: all deps-if-missing
 	rm -rf testsuite/out && mkdir -p testsuite/out
 	cd testsuite && runtest --tool gorc --srcdir . --outdir out \
-	  GORC_ROOT=$(CURDIR) GORC_CC=$(CC) GORC_CXX=$(CXX) >out/runtest.log 2>&1; \
+	  GORC_ROOT=$(CURDIR) GORC_CC=$(GORC_CC) GORC_CXX=$(GORC_CXX) >out/runtest.log 2>&1; \
 	  tail -n 20 out/runtest.log
 	testsuite/summary.sh testsuite/out
 
+# The other supported GCCs installed here (gcc-N on the PATH) get the size
+# and compile-time part of the bench; the walk, profiler and static-call
+# timings measure libgorc and are run for $(CC) only.
+BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
+	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
+
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
+	for cc in $(BENCH_OTHER_GCCS); do \
+	  $(MAKE) -s PLUGIN_CC=$$cc all && \
+	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \
+	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
 
 clean: runtime-clean
 	rm -f $(PLUGIN) $(TOOLS)
+	rm -rf $(wildcard plugin/gcc-[0-9]*)
 	rm -rf testsuite/out
 	-$(MAKE) -C examples clean

@@ -6,7 +6,9 @@
 #
 # Environment:
 #   GORC_ROOT     the gorc tree (default: this script's parent directory)
-#   CC            the GCC the plugin is built for (default gcc)
+#   CC            the GCC to measure (default gcc); its plugin is
+#                 plugin/gcc-N/gorc.so (N its major version), built with
+#                 make PLUGIN_CC=$CC if missing
 #   BENCH_WORK    download and build directory (default $GORC_ROOT/bench/work)
 #   BENCH_CFLAGS  optimisation flags (default -O2)
 #   BENCH_ONLY    space-separated subset of: demo sqlite3 lua5.4 zlib bzip2 tinyxml2
@@ -37,9 +39,9 @@ GORC_ROOT=$(cd "$GORC_ROOT" && pwd)
 CC=${CC:-gcc}
 WORK=${BENCH_WORK:-$GORC_ROOT/bench/work}
 CFLAGS=${BENCH_CFLAGS:--O2}
-PLUGIN=$GORC_ROOT/plugin/gorc.so
+PLUGIN=$GORC_ROOT/plugin/gcc-$("$CC" -dumpversion | cut -d. -f1)/gorc.so
 ONLY=${BENCH_ONLY:-demo sqlite3 lua5.4 zlib bzip2 tinyxml2}
-CXX=${CXX:-g++}
+CXX=${CXX:-$(echo "$CC" | sed 's/gcc/g++/')}  # the same GCC's C++ compiler
 NO_PLUGIN=${BENCH_NO_PLUGIN:-}
 
 mkdir -p "$WORK" || { echo "bench: cannot create $WORK" >&2; exit 2; }
@@ -48,8 +50,8 @@ mkdir -p "$WORK" || { echo "bench: cannot create $WORK" >&2; exit 2; }
 
 if [ -z "$NO_PLUGIN" ]; then
   if [ ! -f "$PLUGIN" ] || [ ! -x "$GORC_ROOT/tools/gorc-check" ]; then
-    echo "bench: building the plugin and tools (make -C $GORC_ROOT all)"
-    if ! make -C "$GORC_ROOT" all CC="$CC" >"$WORK/make-all.log" 2>&1; then
+    echo "bench: building the plugin and tools (make -C $GORC_ROOT all PLUGIN_CC=$CC)"
+    if ! make -C "$GORC_ROOT" all PLUGIN_CC="$CC" >"$WORK/make-all.log" 2>&1; then
       tail -n 20 "$WORK/make-all.log" >&2
       echo "bench: the plugin or tools failed to build (log: $WORK/make-all.log)" >&2
       exit 2

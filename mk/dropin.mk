@@ -8,16 +8,21 @@ DROPIN_TOOLS = tools/gorc-gcc tools/gorc-g++ tools/gorc-prof
 
 all: $(DROPIN_TOOLS)
 
-# gorc_wrapper NAME DRIVER PLUGIN LIBDIR INCDIR CCVAR
+# gorc_wrapper NAME DRIVER PLUGIN LIBDIR INCDIR CCVAR PLUGINS
+# PLUGINS: "MAJOR:PATH ..." the plugin for each GCC major version.
 gorc_wrapper = sed -e 's|@NAME@|$(1)|g' -e 's|@DRIVER@|$(2)|g' -e 's|@CCVAR@|$(6)|g' -e 's|@PLUGIN@|$(3)|g' \
-	-e 's|@LIBDIR@|$(4)|g' -e 's|@INCDIR@|$(5)|g' tools/gorc-gcc.in
+	-e 's|@LIBDIR@|$(4)|g' -e 's|@INCDIR@|$(5)|g' -e 's|@PLUGINS@|$(strip $(7))|g' \
+	-e 's|@SUPPORTED@|$(SUPPORTED_GCC)|g' tools/gorc-gcc.in
+
+# The build tree's wrappers know every supported version's place.
+BUILD_PLUGINS = $(foreach m,$(SUPPORTED_GCC),$(m):$(CURDIR)/$(call plugin_for,$(m)))
 
 tools/gorc-gcc: tools/gorc-gcc.in mk/dropin.mk
-	$(call gorc_wrapper,gorc-gcc,$(CC),$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/runtime/include,GORC_CC) >$@.tmp
+	$(call gorc_wrapper,gorc-gcc,$(CC),$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/runtime/include,GORC_CC,$(BUILD_PLUGINS)) >$@.tmp
 	chmod +x $@.tmp && mv $@.tmp $@
 
 tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
-	$(call gorc_wrapper,gorc-g++,$(CXX),$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/runtime/include,GORC_CXX) >$@.tmp
+	$(call gorc_wrapper,gorc-g++,$(CXX),$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/runtime/include,GORC_CXX,$(BUILD_PLUGINS)) >$@.tmp
 	chmod +x $@.tmp && mv $@.tmp $@
 
 PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c

@@ -18,6 +18,21 @@
 #define GORC_ARCH_ENTRY_CFA_OFFSET 8
 #define GORC_ARCH_RA_CFA_OFFSET (-8)
 
+/* The length of a return instruction.  */
+#define GORC_ARCH_RET_LENGTH 1
+
+/* The retpoline thunks GCC prints as text (thunks.cc): their names, and
+   the length of the tail that runs with the call's return address still
+   on the stack (cfa = sp + 16).  */
+#define GORC_ARCH_THUNK_FAMILY_PREFIX "__x86_"
+#define GORC_ARCH_THUNK_REG_PREFIX "__x86_indirect_thunk_"
+#define GORC_ARCH_THUNK_RETURN_NAME "__x86_return_thunk"
+#define GORC_ARCH_THUNK_TAIL_REG 5     /* mov %reg,(%rsp); ret */
+#define GORC_ARCH_THUNK_TAIL_RETURN 6  /* lea 8(%rsp),%rsp; ret */
+
+/* The byte that fills gaps in code: a trap (int3).  */
+#define GORC_ARCH_TRAP_BYTE "0xcc"
+
 /* True when the target being compiled for is x86-64 (not -m32/-mx32).  */
 #define GORC_ARCH_TARGET_OK() (TARGET_64BIT && !TARGET_X32)
 

@@ -29,20 +29,19 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
   memset(&unused_remember, 0, sizeof unused_remember);
   /* Seed LOC with the current CFA; lookup_cfa_1 updates what CFI says.  */
   switch (s->cfa_kind) {
-  case GORC_CFA_SP: loc.reg.reg = GORC_ARCH_DWARF_SP; loc.offset = s->cfa_off; break;
-  case GORC_CFA_BP: loc.reg.reg = GORC_ARCH_DWARF_BP; loc.offset = s->cfa_off; break;
-  case GORC_CFA_REG: loc.reg.reg = s->cfa_reg; loc.offset = s->cfa_off; break;
+  case GORC_CFA_SP: gorc_cfa_set_reg(&loc, GORC_ARCH_DWARF_SP); loc.offset = s->cfa_off; break;
+  case GORC_CFA_BP: gorc_cfa_set_reg(&loc, GORC_ARCH_DWARF_BP); loc.offset = s->cfa_off; break;
+  case GORC_CFA_REG: gorc_cfa_set_reg(&loc, s->cfa_reg); loc.offset = s->cfa_off; break;
   case GORC_CFA_DEREF:
-    loc.reg.reg = s->cfa_reg;
+    gorc_cfa_set_reg(&loc, s->cfa_reg);
     loc.base_offset = s->cfa_off;
     loc.offset = 0;
     loc.indirect = 1;
     break;
   default:
-    loc.reg.reg = INVALID_REGNUM;
+    gorc_cfa_set_reg(&loc, INVALID_REGNUM);
     break;
   }
-  loc.reg.span = 1;
 
   if (s->cfa_kind == GORC_CFA_UNDEFINED
       && (cfi->dw_cfi_opc == DW_CFA_def_cfa_offset
@@ -63,7 +62,7 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
   }
   lookup_cfa_1(cfi, &loc, &unused_remember);
 
-  if (loc.reg.span != 1 || loc.reg.reg > GORC_DWARF_MAX_GPR) {
+  if (!gorc_cfa_reg_single(&loc) || gorc_cfa_reg(&loc) > GORC_DWARF_MAX_GPR) {
     set_problem(in, "the CFA is based on a register gorc cannot name");
     s->cfa_kind = GORC_CFA_UNDEFINED;
     return;
@@ -75,7 +74,7 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
     return;
   }
   if (!loc.indirect) {
-    gorc_state_set_cfa_reg(s, GORC_ARCH_MACHINE, loc.reg.reg, off);
+    gorc_state_set_cfa_reg(s, GORC_ARCH_MACHINE, gorc_cfa_reg(&loc), off);
     return;
   }
   /* Indirect: CFA = *(reg + base_offset) + offset.  GCC's stack
@@ -86,7 +85,7 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
     return;
   }
   s->cfa_kind = GORC_CFA_DEREF;
-  s->cfa_reg = (uint8_t)loc.reg.reg;
+  s->cfa_reg = (uint8_t)gorc_cfa_reg(&loc);
   s->cfa_off = base_off;
 }
 

@@ -1,16 +1,10 @@
 /* gorc: exact unwind records for code built without frame pointers.
 
-   Plugin entry point: version check, options, pass registration, and the
-   begin_prologue debug hook that labels a function's first byte when GCC
-   itself writes no label there.  */
+   Plugin entry point: version check, options, and every pass in the order
+   it runs.  */
 
 #include "records.h"
 #include "plugin-version.h" /* gcc_version: only the entry point checks it */
-
-#if GCCPLUGIN_VERSION_MAJOR != GORC_GCC_MAJOR
-#error "gorc is written against the GCC 12 plugin API (see plugin/gcc-compat.h)"
-#endif
-#include "arch.h"
 #include "static-calls.h"
 
 int plugin_is_GPL_compatible;
@@ -23,45 +17,6 @@ static struct plugin_info gorc_plugin_info = {
   "      GORC_STATIC_CALL (<gorc/static_call.h>) become direct calls to\n"
   "      patchable trampolines (docs/STATIC_CALLS.md).",
 };
-
-/* ---- the begin_prologue hook ---- */
-
-static struct gcc_debug_hooks gorc_debug_hooks;
-static const struct gcc_debug_hooks *wrapped_debug_hooks;
-
-void gorc_hook_start_label(char *buf, unsigned funcdef_no)
-{
-  ASM_GENERATE_INTERNAL_LABEL(buf, "Lgorc_fb", funcdef_no);
-}
-
-bool gorc_hook_covers_current_function(void)
-{
-  /* final_start_function calls debug_hooks->begin_prologue under exactly
-     this condition.  */
-  return wrapped_debug_hooks && !DECL_IGNORED_P(current_function_decl);
-}
-
-/* Called by final right after the function's label, before any -pg call
-   or patchable-entry nops.  Only needed when GCC writes no .LFB label.  */
-static void gorc_begin_prologue(unsigned int line, unsigned int column, const char *file)
-{
-  if (!dwarf2out_do_frame() && GORC_ARCH_TARGET_OK()) {
-    char label[GORC_LABEL_MAX];
-    gorc_hook_start_label(label, current_function_funcdef_no);
-    ASM_OUTPUT_LABEL(asm_out_file, label);
-  }
-  wrapped_debug_hooks->begin_prologue(line, column, file);
-}
-
-void gorc_install_debug_hook(void)
-{
-  if (wrapped_debug_hooks)
-    return;
-  wrapped_debug_hooks = debug_hooks;
-  gorc_debug_hooks = *debug_hooks;
-  gorc_debug_hooks.begin_prologue = gorc_begin_prologue;
-  debug_hooks = &gorc_debug_hooks;
-}
 
 /* ---- options ---- */
 
@@ -84,6 +39,31 @@ static bool parse_options(const struct plugin_name_args *info)
   return ok;
 }
 
+static void add_pass(const char *plugin_name, opt_pass *pass, const char *ref,
+                     enum pass_positioning_ops pos)
+{
+  struct register_pass_info info = { pass, ref, 1, pos };
+  register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+}
+
+/* In the order they run.  A pass placed against one of gorc's own passes
+   names it, so nothing depends on the order of registration.  */
+static void register_passes(const char *plugin_name)
+{
+  if (gorc_static_calls_enabled())
+    add_pass(plugin_name, gorc_make_static_calls_pass(g), GORC_GCC_SSA_PASS,
+             PASS_POS_INSERT_AFTER);
+  if (gorc_static_calls_enabled())
+    add_pass(plugin_name, gorc_make_static_call_align_pass(g), GORC_GCC_SHORTEN_PASS,
+             PASS_POS_INSERT_BEFORE);
+  add_pass(plugin_name, gorc_make_records_pass(g), GORC_GCC_CFI_PASS, PASS_POS_INSERT_AFTER);
+  /* After the records pass: its label notes are not records.  */
+  if (gorc_static_calls_enabled())
+    add_pass(plugin_name, gorc_make_static_call_sites_pass(g), "gorc_records",
+             PASS_POS_INSERT_AFTER);
+  add_pass(plugin_name, gorc_make_emit_pass(g), GORC_GCC_FINAL_PASS, PASS_POS_INSERT_AFTER);
+}
+
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
   if (!plugin_default_version_check(version, &gcc_version)) {
@@ -99,15 +79,6 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
   register_callback(info->base_name, PLUGIN_INFO, NULL, &gorc_plugin_info);
   gorc_install_thunk_hook();
   gorc_static_calls_init(info->base_name);
-
-  struct register_pass_info records = {
-    gorc_make_records_pass(g), GORC_GCC_CFI_PASS, 1, PASS_POS_INSERT_AFTER
-  };
-  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &records);
-
-  struct register_pass_info emit = {
-    gorc_make_emit_pass(g), GORC_GCC_FINAL_PASS, 1, PASS_POS_INSERT_AFTER
-  };
-  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &emit);
+  register_passes(info->base_name);
   return 0;
 }

@@ -138,46 +138,19 @@ static unsigned int execute_emit(function *fun)
    __start_/__stop_ symbols of both sections.  */
 void gorc_emit_module_note(void)
 {
-  static const char *const sections[] = { GORC_INDEX_SECTION_NAME, GORC_SECTION_NAME };
   FILE *f = asm_out_file;
-  fprintf(f,
-          "\t.pushsection\t%s,\"aGR\",@note,gorc.module.v%d,comdat\n"
-          "\t.p2align\t2\n"
-          "\t.long\t%d, %d, %d\n"
-          "\t.string\t\"%s\"\n"
-          "\t.p2align\t2\n"
-          "\t.long\t%d, %d\n",
-          GORC_NOTE_SECTION_NAME, GORC_FORMAT_VERSION,
-          (int)sizeof GORC_NOTE_NAME, GORC_NOTE_DESC_SIZE, GORC_NOTE_TABLE,
-          GORC_NOTE_NAME, GORC_FORMAT_VERSION, GORC_ARCH_MACHINE);
-  for (const char *sec : sections)
-    fprintf(f,
-            "\t.hidden\t__start_%s\n"
-            "\t.hidden\t__stop_%s\n"
-            "\t.long\t__start_%s - .\n"
-            "\t.long\t__stop_%s - .\n",
-            sec, sec, sec, sec);
-  fputs("\t.popsection\n", f);
+  char group[32];
+  snprintf(group, sizeof group, "gorc.module.v%d", GORC_FORMAT_VERSION);
+  gorc_note_begin(f, GORC_NOTE_SECTION_NAME, group, GORC_NOTE_TABLE, GORC_NOTE_DESC_SIZE);
+  fprintf(f, "\t.long\t%d, %d\n", GORC_FORMAT_VERSION, GORC_ARCH_MACHINE);
+  gorc_note_section_bounds(f, GORC_INDEX_SECTION_NAME);
+  gorc_note_section_bounds(f, GORC_SECTION_NAME);
+  gorc_note_end(f);
 }
 
-namespace {
-
-const pass_data emit_pass_data = {
-  RTL_PASS,
-  "gorc_emit",
-  OPTGROUP_NONE,
-  TV_NONE,
-  0, 0, 0, 0, 0
-};
-
-struct emit_pass : public rtl_opt_pass {
-  emit_pass(gcc::context *ctxt) : rtl_opt_pass(emit_pass_data, ctxt) {}
-  unsigned int execute(function *fun) final override { return execute_emit(fun); }
-};
-
-} // namespace
-
-opt_pass *gorc_make_emit_pass(gcc::context *ctxt)
+static bool gate_emit(function *)
 {
-  return new emit_pass(ctxt);
+  return true;
 }
+
+GORC_DEFINE_PASS(emit, rtl, "gorc_emit", 0, gate_emit, execute_emit)

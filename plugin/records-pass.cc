@@ -23,19 +23,65 @@ struct gorc_function_records gorc_pending;
 /* GCC's dwarf2 pass, for functions it would skip.  */
 static opt_pass *own_dwarf2_pass;
 
-/* A note that final prints as the label BUF and nothing else.  GCC makes
-   NOTE_INSN_DELETED_LABEL only by turning a label into a note (see
-   delete_insn), so do the same.  */
-static rtx_insn *emit_label_note(char *buf, rtx_insn *where, bool after)
+/* ---- the begin_prologue hook: a label at the first byte ----
+
+   With unwind tables GCC labels each function's first byte (.LFB<n>).
+   Without them the only hook between the function's label and its first
+   byte (a -pg call or patchable-entry nops may come before the first
+   insn) is the debug hook begin_prologue, which final_start_function
+   calls right after the function's label.  */
+
+static struct gcc_debug_hooks gorc_debug_hooks;
+static const struct gcc_debug_hooks *wrapped_debug_hooks;
+
+static void hook_start_label(char *buf, unsigned funcdef_no)
 {
-  rtx_code_label *label = gen_label_rtx();
-  rtx_insn *note = after ? emit_label_after(label, where) : emit_label_before(label, where);
-  PUT_CODE(note, NOTE);
-  NOTE_KIND(note) = NOTE_INSN_DELETED_LABEL;
-  NOTE_DELETED_LABEL_NAME(note) = NULL;
-  ASM_GENERATE_INTERNAL_LABEL(buf, "L", CODE_LABEL_NUMBER(note));
-  return note;
+  ASM_GENERATE_INTERNAL_LABEL(buf, "Lgorc_fb", funcdef_no);
 }
+
+static bool hook_covers_current_function(void)
+{
+  /* final_start_function calls debug_hooks->begin_prologue under exactly
+     this condition.  */
+  return wrapped_debug_hooks && !DECL_IGNORED_P(current_function_decl);
+}
+
+static void gorc_begin_prologue(unsigned int line, unsigned int column, const char *file)
+{
+  if (!dwarf2out_do_frame() && GORC_ARCH_TARGET_OK()) {
+    char label[GORC_LABEL_MAX];
+    hook_start_label(label, current_function_funcdef_no);
+    ASM_OUTPUT_LABEL(asm_out_file, label);
+  }
+  wrapped_debug_hooks->begin_prologue(line, column, file);
+}
+
+/* Installed from the first function's records pass: debug_hooks is final
+   only once the front end has set up debug output.  */
+static void install_debug_hook(void)
+{
+  if (wrapped_debug_hooks)
+    return;
+  wrapped_debug_hooks = debug_hooks;
+  gorc_debug_hooks = *debug_hooks;
+  gorc_debug_hooks.begin_prologue = gorc_begin_prologue;
+  debug_hooks = &gorc_debug_hooks;
+}
+
+bool gorc_function_start_label(char *buf)
+{
+  if (dwarf2out_do_frame()) {
+    ASM_GENERATE_INTERNAL_LABEL(buf, GORC_GCC_FUNC_BEGIN_LABEL, current_function_funcdef_no);
+    return true;
+  }
+  if (hook_covers_current_function()) {
+    hook_start_label(buf, current_function_funcdef_no);
+    return true;
+  }
+  return false;
+}
+
+/* ---- the records ---- */
 
 static bool emits_code_before_first_insn(void)
 {
@@ -62,18 +108,12 @@ static bool may_emit_code(rtx_insn *insn)
 
 /* The label at the first byte of the function (before any -pg call or
    patchable-entry nops, like GCC's FDE).  */
-static bool function_start_label(char *buf)
+static bool start_label(char *buf)
 {
-  if (dwarf2out_do_frame()) {
-    ASM_GENERATE_INTERNAL_LABEL(buf, GORC_GCC_FUNC_BEGIN_LABEL, current_function_funcdef_no);
+  if (gorc_function_start_label(buf))
     return true;
-  }
-  if (gorc_hook_covers_current_function()) {
-    gorc_hook_start_label(buf, current_function_funcdef_no);
-    return true;
-  }
   if (!emits_code_before_first_insn()) {
-    emit_label_note(buf, get_insns(), false);
+    gorc_label_note(buf, get_insns(), false);
     return true;
   }
   return false;
@@ -84,16 +124,31 @@ static struct gorc_partition_rec *open_partition(const char *start_label)
   if (gorc_pending.n_partitions == ARRAY_SIZE(gorc_pending.partitions))
     return NULL; /* GCC splits a function into a hot and a cold part only */
   struct gorc_partition_rec *p = &gorc_pending.partitions[gorc_pending.n_partitions++];
-  struct gorc_entry_rec first;
-
-  p->entries.create(8);
-  memset(&first, 0, sizeof first);
-  snprintf(first.label, sizeof first.label, "%s", start_label);
-  first.state = gorc_entry_state(GORC_ARCH_MACHINE);
-  p->entries.safe_push(first);
-  p->end_label[0] = 0;
-  p->group = NULL;
+  gorc_partition_open(p, start_label, gorc_entry_state(GORC_ARCH_MACHINE));
   return p;
+}
+
+/* End the partition being filled at a label note before or AFTER WHERE.
+   A range covers at least one byte (readers reject an empty one): a last
+   entry with no code after it is dropped, and so is the whole partition
+   when it has no code at all (a body GCC reduced to nothing, e.g. only
+   __builtin_unreachable).  The label note stays; it costs nothing.  If the
+   hot partition goes, the cold one takes its slot; the emit pass then
+   gives it the group of the function's section, which is right because
+   GCC never partitions a function in a COMDAT group (bb-reorder.cc,
+   pass_partition_blocks::gate): both groups are NULL.  */
+static void close_partition(struct gorc_partition_rec *part, bool code_since_last_entry,
+                            rtx_insn *where, bool after)
+{
+  gorc_label_note(part->end_label, where, after);
+  if (code_since_last_entry)
+    return;
+  if (part->entries.length() > 1) {
+    part->entries.pop();
+    return;
+  }
+  part->entries.release();
+  gorc_pending.n_partitions--;
 }
 
 static void warn_inexact(const char *problem, bool *warned)
@@ -128,7 +183,7 @@ static void collect_records(function *fun)
   char label[GORC_LABEL_MAX];
   bool code_since_last_entry, warned = false;
 
-  if (!function_start_label(label)) {
+  if (!start_label(label)) {
     warning_at(DECL_SOURCE_LOCATION(current_function_decl), 0,
                "gorc: no label marks the start of %qD (it is compiler-generated "
                "and built without unwind tables); it gets no records",
@@ -146,8 +201,8 @@ static void collect_records(function *fun)
     if (NOTE_P(insn) && NOTE_KIND(insn) == NOTE_INSN_SWITCH_TEXT_SECTIONS) {
       /* The cold partition is its own range and, like GCC's second FDE,
          starts from the entry row again.  */
-      emit_label_note(part->end_label, insn, false);
-      emit_label_note(label, insn, true);
+      close_partition(part, code_since_last_entry, insn, false);
+      gorc_label_note(label, insn, true);
       part = open_partition(label);
       if (!part) {
         warning_at(DECL_SOURCE_LOCATION(current_function_decl), 0,
@@ -180,14 +235,12 @@ static void collect_records(function *fun)
       last->state = now; /* same address as the last entry */
       continue;
     }
-    struct gorc_entry_rec rec;
-    memset(&rec, 0, sizeof rec);
-    emit_label_note(rec.label, insn, true); /* NEXT stays the old next */
-    rec.state = now;
-    part->entries.safe_push(rec);
+    char entry[GORC_LABEL_MAX];
+    gorc_label_note(entry, insn, true); /* NEXT stays the old next */
+    gorc_partition_add(part, entry, now);
     code_since_last_entry = false;
   }
-  emit_label_note(part->end_label, get_last_insn(), true);
+  close_partition(part, code_since_last_entry, get_last_insn(), true);
 }
 
 /* With unwind tables off the user asked for no CFI: take GCC's notes out
@@ -212,7 +265,7 @@ static unsigned int execute_records(function *fun)
     warned_target = true;
     return 0;
   }
-  gorc_install_debug_hook();
+  install_debug_hook();
   if (forced) {
     if (!own_dwarf2_pass)
       own_dwarf2_pass = make_pass_dwarf2_frame(g);
@@ -224,24 +277,9 @@ static unsigned int execute_records(function *fun)
   return 0;
 }
 
-namespace {
-
-const pass_data records_pass_data = {
-  RTL_PASS,
-  "gorc_records",
-  OPTGROUP_NONE,
-  TV_NONE,
-  0, 0, 0, 0, 0
-};
-
-struct records_pass : public rtl_opt_pass {
-  records_pass(gcc::context *ctxt) : rtl_opt_pass(records_pass_data, ctxt) {}
-  unsigned int execute(function *fun) final override { return execute_records(fun); }
-};
-
-} // namespace
-
-opt_pass *gorc_make_records_pass(gcc::context *ctxt)
+static bool gate_records(function *)
 {
-  return new records_pass(ctxt);
+  return true;
 }
+
+GORC_DEFINE_PASS(records, rtl, "gorc_records", 0, gate_records, execute_records)

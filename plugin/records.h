@@ -3,7 +3,9 @@
    The records pass (records-pass.cc) runs after GCC's dwarf2 pass, places
    code-free label notes where the unwind state changes and fills in one
    gorc_function_records; the emit pass (records-emit.cc) runs after final,
-   when every label has been written, and prints the gorc_unwind ranges.  */
+   when every label has been written, and prints the gorc_unwind ranges.
+   Thunks GCC prints as text get theirs from thunks.cc, the static-call
+   trampolines from static-calls.cc; ranges.cc holds what they share.  */
 
 #ifndef GORC_RECORDS_H
 #define GORC_RECORDS_H
@@ -34,18 +36,16 @@ struct gorc_function_records {
 /* The records of the function between the two passes.  */
 extern struct gorc_function_records gorc_pending;
 
-/* The label a function's first byte gets when GCC writes no .LFB label
-   (unwind tables off): written by the begin_prologue debug hook.  */
-void gorc_hook_start_label(char *buf, unsigned funcdef_no);
+/* ---- records-pass.cc ---- */
 
-/* Set up the begin_prologue debug hook (once debug_hooks is final).  */
-void gorc_install_debug_hook(void);
-
-/* True when the begin_prologue hook runs for the current function.  */
-bool gorc_hook_covers_current_function(void);
-
-/* Create the two passes.  */
 opt_pass *gorc_make_records_pass(gcc::context *ctxt);
+
+/* The label GCC or gorc's begin_prologue hook puts at the current
+   function's first byte, if there is one (false: none).  */
+bool gorc_function_start_label(char *buf);
+
+/* ---- records-emit.cc ---- */
+
 opt_pass *gorc_make_emit_pass(gcc::context *ctxt);
 
 /* Print one range (and, with the unit's first range, the module note).  */
@@ -55,7 +55,31 @@ void gorc_emit_module_note(void);
 /* The COMDAT group of code section SEC, or NULL.  */
 const char *gorc_section_group(section *sec);
 
-/* Records for thunks GCC prints as text (thunks.cc).  */
+/* ---- thunks.cc: records for thunks GCC prints as text ---- */
+
 void gorc_install_thunk_hook(void);
+
+/* ---- ranges.cc ---- */
+
+/* A note final prints as a fresh internal label (its name in BUF) and
+   nothing else, before or AFTER the insn WHERE.  */
+rtx_insn *gorc_label_note(char *buf, rtx_insn *where, bool after);
+
+/* Start P with its first entry, at START_LABEL in state S; add entries.
+   A label may be an expression ("end-5"); "*" starts a name printed as is.  */
+void gorc_partition_open(struct gorc_partition_rec *p, const char *start_label,
+                         struct gorc_state s);
+void gorc_partition_add(struct gorc_partition_rec *p, const char *label, struct gorc_state s);
+
+/* Print the range [START, END) in state S throughout, in COMDAT GROUP (or
+   NULL).  */
+void gorc_emit_one_entry_range(FILE *f, const char *start, const char *end,
+                               const char *group, struct gorc_state s);
+
+/* An ELF note of gorc's in its own COMDAT group: begin, descriptor words
+   (e.g. gorc_note_section_bounds), end.  */
+void gorc_note_begin(FILE *f, const char *section, const char *group, int type, int desc_size);
+void gorc_note_section_bounds(FILE *f, const char *section);
+void gorc_note_end(FILE *f);
 
 #endif

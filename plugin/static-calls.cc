@@ -33,7 +33,7 @@
 #include "cgraph.h"
 #include "varasm.h"
 #include "static-calls.h"
-#include "../runtime/include/gorc/static_call.h"
+#include "gorc/static_call_desc.h"
 
 #define SC_ATTR "gorc_static_call"
 #define SC_SET_FN "gorc_static_call_set"
@@ -155,13 +155,34 @@ static tree sc_tramp_decl(tree var)
 
 static location_t sc_last_error_loc = UNKNOWN_LOCATION;
 
-static void sc_misuse(location_t loc, tree var, const char *what)
+static bool sc_repeated(location_t loc)
 {
   if (loc == sc_last_error_loc && loc != UNKNOWN_LOCATION)
-    return; /* the same expression seen twice (initializer and body) */
+    return true; /* the same expression seen twice (initializer and body) */
   sc_last_error_loc = loc;
+  return false;
+}
+
+static void sc_misuse(location_t loc, tree var, const char *what)
+{
+  if (sc_repeated(loc))
+    return;
   error_at(loc, "%s static-call variable %qD", what, var);
   inform(loc, "change it only with %<gorc_static_call_update (%D, new_target)%>", var);
+}
+
+/* C++: a reference bound to the variable, e.g. by std::function's
+   constructor (it takes its argument by reference).  A reference could
+   store to the variable, so it is refused like `&var`; the value is what
+   such code wants, and a copy of the pointer gives it.  */
+static void sc_misuse_reference(location_t loc, tree var)
+{
+  if (sc_repeated(loc))
+    return;
+  error_at(loc, "reference bound to static-call variable %qD", var);
+  inform(loc, "bind a copy instead, e.g. %<auto fn = %D; std::function<...> f = fn;%> "
+         "(%<std::function%> takes its argument by reference); change %qD only with "
+         "%<gorc_static_call_update (%D, new_target)%>", var, var, var);
 }
 
 /* The marked variable at the base of an lvalue, or NULL.  */
@@ -194,8 +215,21 @@ static tree sc_check_expr(tree *tp, int *walk_subtrees, void *data)
       sc_misuse(sc_loc(t, dflt), var, "store to");
     break;
   case ADDR_EXPR:
-    if ((var = sc_base_var(TREE_OPERAND(t, 0))))
+    if (!(var = sc_base_var(TREE_OPERAND(t, 0))))
+      break;
+    if (TREE_CODE(TREE_TYPE(t)) == REFERENCE_TYPE)
+      sc_misuse_reference(sc_loc(t, dflt), var);
+    else
       sc_misuse(sc_loc(t, dflt), var, "address taken of");
+    break;
+  case NOP_EXPR:
+    /* (T &) &var: how the C++ front end binds a reference.  */
+    if (TREE_CODE(TREE_TYPE(t)) == REFERENCE_TYPE
+        && TREE_CODE(TREE_OPERAND(t, 0)) == ADDR_EXPR
+        && (var = sc_base_var(TREE_OPERAND(TREE_OPERAND(t, 0), 0)))) {
+      sc_misuse_reference(sc_loc(t, dflt), var);
+      *walk_subtrees = 0;
+    }
     break;
   case CALL_EXPR: {
     tree fn = get_callee_fndecl(t);
@@ -285,25 +319,14 @@ static unsigned int sc_execute(function *fun)
   return 0;
 }
 
-namespace {
+/* Not x86-64 (-m32, -mx32): no trampolines, so no rewrite either.  */
+static bool sc_gate(function *)
+{
+  return GORC_ARCH_TARGET_OK();
+}
 
-const pass_data sc_pass_data = {
-  GIMPLE_PASS,
-  "gorc_static_calls",
-  OPTGROUP_NONE,
-  TV_NONE,
-  PROP_ssa | PROP_cfg,
-  0, 0, 0, 0
-};
-
-struct sc_pass : public gimple_opt_pass {
-  sc_pass(gcc::context *ctxt) : gimple_opt_pass(sc_pass_data, ctxt) {}
-  /* Not x86-64 (-m32, -mx32): no trampolines, so no rewrite either.  */
-  bool gate(function *) final override { return sc_enabled && GORC_ARCH_TARGET_OK(); }
-  unsigned int execute(function *fun) final override { return sc_execute(fun); }
-};
-
-} // namespace
+GORC_DEFINE_PASS(static_calls, gimple, "gorc_static_calls", PROP_ssa | PROP_cfg, sc_gate,
+                 sc_execute)
 
 /* ---- the trampolines, descriptors and note of the defining unit ---- */
 
@@ -344,25 +367,15 @@ static void sc_code_range_open(FILE *f, bool cfi)
 
 static void sc_code_range_close(FILE *f, bool cfi, const char *start, const char *end)
 {
-  fprintf(f, "\t.balign\t%d, 0xcc\n", GORC_SC_TRAMP_SIZE);
+  fprintf(f, "\t.balign\t%d, %s\n", GORC_SC_TRAMP_SIZE, GORC_ARCH_TRAP_BYTE);
   if (cfi)
     fputs("\t.cfi_endproc\n", f);
   fprintf(f, "%s:\n", end);
-
-  struct gorc_partition_rec part;
-  memset(&part, 0, sizeof part);
-  part.entries.create(1);
-  struct gorc_entry_rec e;
-  memset(&e, 0, sizeof e);
-  gcc_assert(strlen(start) + 1 < sizeof e.label && strlen(end) + 1 < sizeof part.end_label);
-  e.label[0] = '*';
-  memcpy(e.label + 1, start, strlen(start) + 1);
-  e.state = gorc_entry_state(GORC_ARCH_MACHINE);
-  part.entries.safe_push(e);
-  part.end_label[0] = '*';
-  memcpy(part.end_label + 1, end, strlen(end) + 1);
-  gorc_emit_partition(f, &part);
-  part.entries.release();
+  /* "*": the names are printed as they are.  */
+  char s[GORC_LABEL_MAX], e[GORC_LABEL_MAX];
+  snprintf(s, sizeof s, "*%s", start);
+  snprintf(e, sizeof e, "*%s", end);
+  gorc_emit_one_entry_range(f, s, e, NULL, gorc_entry_state(GORC_ARCH_MACHINE));
 }
 
 static void sc_finish_unit(void *, void *)
@@ -425,14 +438,14 @@ static void sc_finish_unit(void *, void *)
     snprintf(start, sizeof start, ".Lgorc_sc_t%u_%u", u, i);
     snprintf(end, sizeof end, ".Lgorc_sc_te%u_%u", u, i);
     snprintf(varlabel, sizeof varlabel, ".Lgorc_sc_v%u_%u", u, i);
-    fprintf(f, "\t.p2align\t3\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n%s:\n",
-            name, name, name, name, start);
+    fprintf(f, "\t.balign\t%d\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n%s:\n",
+            GORC_SC_TRAMP_SIZE, name, name, name, name, start);
     sc_code_range_open(f, cfi);
     sc_print_target(f, vars[i], varlabel, ret0);
     sc_code_range_close(f, cfi, start, end);
     fprintf(f, "\t.size\t%s, %d\n", name, GORC_SC_TRAMP_SIZE);
   }
-  fprintf(f, "\t.balign\t%d, 0xcc\n\t.popsection\n", GORC_SC_BLOCK_SIZE);
+  fprintf(f, "\t.balign\t%d, %s\n\t.popsection\n", GORC_SC_BLOCK_SIZE, GORC_ARCH_TRAP_BYTE);
 
   fprintf(f, "\t.pushsection\t%s,\"aR\",@progbits\n\t.p2align\t2\n", GORC_SC_DESC_SECTION);
   for (unsigned i = 0; i < vars.length(); i++)
@@ -445,28 +458,15 @@ static void sc_finish_unit(void *, void *)
   fprintf(f, "\t.pushsection\t%s,\"a\",@progbits\n\t.p2align\t2\n\t.popsection\n",
           GORC_SC_SITES_SECTION);
 
-  /* One note per linked module (COMDAT group), kept by --gc-sections.  */
-  fprintf(f,
-          "\t.pushsection\t%s,\"aGR\",@note,gorc.sc.module.v%d,comdat\n"
-          "\t.p2align\t2\n"
-          "\t.long\t%d, %d, %d\n"
-          "\t.string\t\"%s\"\n"
-          "\t.p2align\t2\n"
-          "\t.long\t%d\n"
-          "\t.hidden\t__start_%s\n"
-          "\t.hidden\t__stop_%s\n"
-          "\t.long\t__start_%s - .\n"
-          "\t.long\t__stop_%s - .\n"
-          "\t.hidden\t__start_%s\n"
-          "\t.hidden\t__stop_%s\n"
-          "\t.long\t__start_%s - .\n"
-          "\t.long\t__stop_%s - .\n"
-          "\t.popsection\n",
-          GORC_SC_NOTE_SECTION, GORC_SC_VERSION,
-          (int)sizeof GORC_NOTE_NAME, GORC_SC_NOTE_DESC_SIZE, GORC_SC_NOTE_TYPE,
-          GORC_NOTE_NAME, GORC_SC_VERSION, GORC_SC_DESC_SECTION, GORC_SC_DESC_SECTION,
-          GORC_SC_DESC_SECTION, GORC_SC_DESC_SECTION, GORC_SC_SITES_SECTION,
-          GORC_SC_SITES_SECTION, GORC_SC_SITES_SECTION, GORC_SC_SITES_SECTION);
+  /* One note per linked module: the descriptors' and the call sites'
+     bounds.  */
+  char group[32];
+  snprintf(group, sizeof group, "gorc.sc.module.v%d", GORC_SC_VERSION);
+  gorc_note_begin(f, GORC_SC_NOTE_SECTION, group, GORC_SC_NOTE_TYPE, GORC_SC_NOTE_DESC_SIZE);
+  fprintf(f, "\t.long\t%d\n", GORC_SC_VERSION);
+  gorc_note_section_bounds(f, GORC_SC_DESC_SECTION);
+  gorc_note_section_bounds(f, GORC_SC_SITES_SECTION);
+  gorc_note_end(f);
 }
 
 /* ---- call sites (RTL, after the records pass) ----
@@ -531,13 +531,8 @@ static unsigned int sc_sites_execute(function *fun)
     rtx target = sc_tramp_call_target(insn);
     if (!target)
       continue;
-    rtx_code_label *label = gen_label_rtx();
-    rtx_insn *note = emit_label_before(label, insn);
-    PUT_CODE(note, NOTE);
-    NOTE_KIND(note) = NOTE_INSN_DELETED_LABEL;
-    NOTE_DELETED_LABEL_NAME(note) = NULL;
     char buf[GORC_LABEL_MAX];
-    ASM_GENERATE_INTERNAL_LABEL(buf, "L", CODE_LABEL_NUMBER(note));
+    gorc_label_note(buf, insn, false);
 
     if (group)
       fprintf(f, "\t.pushsection\t%s,\"aG\",@progbits,%s,comdat\n", GORC_SC_SITES_SECTION,
@@ -553,37 +548,10 @@ static unsigned int sc_sites_execute(function *fun)
   return 0;
 }
 
-namespace {
-
-const pass_data sc_sites_pass_data = {
-  RTL_PASS,
-  "gorc_static_call_sites",
-  OPTGROUP_NONE,
-  TV_NONE,
-  0, 0, 0, 0, 0
-};
-
-struct sc_sites_pass : public rtl_opt_pass {
-  sc_sites_pass(gcc::context *ctxt) : rtl_opt_pass(sc_sites_pass_data, ctxt) {}
-  bool gate(function *) final override { return sc_enabled && GORC_ARCH_TARGET_OK(); }
-  unsigned int execute(function *fun) final override { return sc_sites_execute(fun); }
-};
-
-const pass_data sc_align_pass_data = {
-  RTL_PASS,
-  "gorc_static_call_align",
-  OPTGROUP_NONE,
-  TV_NONE,
-  0, 0, 0, 0, 0
-};
-
-struct sc_align_pass : public rtl_opt_pass {
-  sc_align_pass(gcc::context *ctxt) : rtl_opt_pass(sc_align_pass_data, ctxt) {}
-  bool gate(function *) final override { return sc_enabled && GORC_ARCH_TARGET_OK(); }
-  unsigned int execute(function *fun) final override { return sc_align_execute(fun); }
-};
-
-} // namespace
+GORC_DEFINE_PASS(static_call_sites, rtl, "gorc_static_call_sites", 0, sc_gate,
+                 sc_sites_execute)
+GORC_DEFINE_PASS(static_call_align, rtl, "gorc_static_call_align", 0, sc_gate,
+                 sc_align_execute)
 
 /* ---- registration ---- */
 
@@ -600,6 +568,11 @@ int gorc_static_calls_option(const char *key, const char *value)
   return 1;
 }
 
+bool gorc_static_calls_enabled(void)
+{
+  return sc_enabled;
+}
+
 void gorc_static_calls_init(const char *plugin_name)
 {
   register_callback(plugin_name, PLUGIN_ATTRIBUTES, sc_register_attributes, NULL);
@@ -608,18 +581,4 @@ void gorc_static_calls_init(const char *plugin_name)
   register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, sc_pre_genericize, NULL);
   register_callback(plugin_name, PLUGIN_FINISH_DECL, sc_finish_decl, NULL);
   register_callback(plugin_name, PLUGIN_FINISH_UNIT, sc_finish_unit, NULL);
-  struct register_pass_info pass = {
-    new sc_pass(g), GORC_GCC_SSA_PASS, 1, PASS_POS_INSERT_AFTER
-  };
-  register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
-  /* Registered before the records pass (gorc-plugin.cc), so inserted
-     after it: the records pass never sees these label notes.  */
-  struct register_pass_info sites = {
-    new sc_sites_pass(g), GORC_GCC_CFI_PASS, 1, PASS_POS_INSERT_AFTER
-  };
-  register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &sites);
-  struct register_pass_info align = {
-    new sc_align_pass(g), GORC_GCC_SHORTEN_PASS, 1, PASS_POS_INSERT_BEFORE
-  };
-  register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &align);
 }

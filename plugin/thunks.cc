@@ -5,7 +5,8 @@
        hook.  On x86-64 they adjust rdi (using r10/r11 for virtual offsets)
        and jump: the stack never moves, so the entry state holds throughout.
      - The retpoline thunks of -mindirect-branch=thunk / -mfunction-return=
-       thunk, printed by i386.cc as a fixed sequence (GCC 12):
+       thunk, printed by i386.cc as a fixed sequence (GCC 11 and 12; the
+       names and tail lengths are in arch.h):
            call  L2          (5 bytes)
        L1: pause; lfence; jmp L1   (speculation trap, entry state)
        L2: mov %reg,(%rsp) (4 bytes) / lea 8(%rsp),%rsp (5 bytes, return thunk)
@@ -23,11 +24,6 @@
 
 static void (*wrapped_function_epilogue)(FILE *);
 
-#define GORC_THUNK_REG_PREFIX "__x86_indirect_thunk_"
-#define GORC_THUNK_RETURN_NAME "__x86_return_thunk"
-#define GORC_THUNK_TAIL_REG 5     /* mov %reg,(%rsp); ret */
-#define GORC_THUNK_TAIL_RETURN 6  /* lea 8(%rsp),%rsp; ret */
-
 static struct gorc_state state_sp(int off)
 {
   struct gorc_state s = gorc_entry_state(GORC_ARCH_MACHINE);
@@ -35,44 +31,38 @@ static struct gorc_state state_sp(int off)
   return s;
 }
 
-static void push_entry(struct gorc_partition_rec *p, const char *label, struct gorc_state s)
+/* The entry 'BYTES before the end label' (the end is a label, the tail
+   lengths are known).  */
+static void add_tail_entry(struct gorc_partition_rec *p, int bytes, int cfa_off)
 {
-  struct gorc_entry_rec e;
-  memset(&e, 0, sizeof e);
-  snprintf(e.label, sizeof e.label, "%s", label);
-  e.state = s;
-  p->entries.safe_push(e);
+  /* Room for the label and the suffix; gorc_partition_add checks that
+     the whole fits an entry's label.  */
+  char tail[GORC_LABEL_MAX + 16];
+  snprintf(tail, sizeof tail, "%s-%d", p->end_label, bytes);
+  gorc_partition_add(p, tail, state_sp(cfa_off));
 }
 
 static void thunk_records(FILE *f)
 {
-  char start[GORC_LABEL_MAX], tail[GORC_LABEL_MAX];
+  char start[GORC_LABEL_MAX];
   const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(cfun->decl));
   struct gorc_partition_rec part;
 
-  if (dwarf2out_do_frame())
-    ASM_GENERATE_INTERNAL_LABEL(start, GORC_GCC_FUNC_BEGIN_LABEL, current_function_funcdef_no);
-  else if (gorc_hook_covers_current_function())
-    gorc_hook_start_label(start, current_function_funcdef_no);
-  else
+  if (!gorc_function_start_label(start))
     return; /* no label at its first byte: it stays without records */
 
-  memset(&part, 0, sizeof part);
-  part.entries.create(4);
+  gorc_partition_open(&part, start, state_sp(GORC_ARCH_ENTRY_CFA_OFFSET));
   ASM_GENERATE_INTERNAL_LABEL(part.end_label, "Lgorc_te", current_function_funcdef_no);
   ASM_OUTPUT_LABEL(f, part.end_label);
   part.group = gorc_section_group(in_section);
-  push_entry(&part, start, state_sp(GORC_ARCH_ENTRY_CFA_OFFSET));
 
-  if (strncmp(name, GORC_THUNK_REG_PREFIX, strlen(GORC_THUNK_REG_PREFIX)) == 0) {
-    snprintf(tail, sizeof tail, "%s-%d", part.end_label, GORC_THUNK_TAIL_REG);
-    push_entry(&part, tail, state_sp(2 * GORC_ARCH_ENTRY_CFA_OFFSET));
-  } else if (strcmp(name, GORC_THUNK_RETURN_NAME) == 0) {
-    snprintf(tail, sizeof tail, "%s-%d", part.end_label, GORC_THUNK_TAIL_RETURN);
-    push_entry(&part, tail, state_sp(2 * GORC_ARCH_ENTRY_CFA_OFFSET));
-    snprintf(tail, sizeof tail, "%s-1", part.end_label);
-    push_entry(&part, tail, state_sp(GORC_ARCH_ENTRY_CFA_OFFSET));
-  } else if (strncmp(name, "__x86_", 6) == 0) {
+  if (strncmp(name, GORC_ARCH_THUNK_REG_PREFIX, strlen(GORC_ARCH_THUNK_REG_PREFIX)) == 0) {
+    add_tail_entry(&part, GORC_ARCH_THUNK_TAIL_REG, 2 * GORC_ARCH_ENTRY_CFA_OFFSET);
+  } else if (strcmp(name, GORC_ARCH_THUNK_RETURN_NAME) == 0) {
+    add_tail_entry(&part, GORC_ARCH_THUNK_TAIL_RETURN, 2 * GORC_ARCH_ENTRY_CFA_OFFSET);
+    add_tail_entry(&part, GORC_ARCH_RET_LENGTH, GORC_ARCH_ENTRY_CFA_OFFSET);
+  } else if (strncmp(name, GORC_ARCH_THUNK_FAMILY_PREFIX,
+                     strlen(GORC_ARCH_THUNK_FAMILY_PREFIX)) == 0) {
     warning(0, "gorc: thunk %qs has an unknown layout; it gets no records", name);
     part.entries.release();
     return;

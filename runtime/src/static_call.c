@@ -45,6 +45,7 @@
 
 #include "gorc/format.h"
 #include "gorc/static_call.h"
+#include "gorc/static_call_desc.h"
 
 #define SC_EXPORT __attribute__((visibility("default")))
 #define SC_PAGE 4096u

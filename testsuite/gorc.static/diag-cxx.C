@@ -15,3 +15,20 @@ f ()
   // { dg-message "gorc_static_call_update" "hint" { target *-*-* } .-1 }
   (void) p;
 }
+
+// A reference bound to the variable (std::function's constructor takes
+// its argument by reference) is refused too, with a hint to bind a copy;
+// the copy is accepted.
+#include <functional>
+
+int
+g ()
+{
+  std::function<int (int)> byref = cxx_op;	// { dg-error "reference bound to static-call variable .cxx_op." }
+  // { dg-message "bind a copy instead" "hint" { target *-*-* } .-1 }
+  int (*&r) (int) = cxx_op;	// { dg-error "reference bound to static-call variable .cxx_op." }
+  // { dg-message "bind a copy instead" "hint" { target *-*-* } .-1 }
+  auto copy = cxx_op;
+  std::function<int (int)> bycopy = copy;
+  return byref (1) + r (2) + bycopy (3);
+}

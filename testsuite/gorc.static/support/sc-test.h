@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <gorc/static_call.h>
+#include <gorc/static_call_desc.h> /* GORC_SC_TRAMP_PREFIX */
 
 #define FAIL(msg, v)                                                        \
   do {                                                                      \
