@@ -48,13 +48,13 @@ int main(int argc, char **argv)
   int rc1, rc2;
   double first = state_ns(pc, &rc1), again = state_ns(pc, &rc2);
   struct gorc_rt_walk_modules wm;
-  uint64_t key = gorc_rt_walk_modules_init(&wm);
-  gorc_rt_word(&wm, pc, &key);
+  unsigned slot = gorc_rt_walk_modules_init(&wm);
+  gorc_rt_word(&wm, pc, &slot);
   double t0 = now_ns();
   enum { HITS = 1000 };
   unsigned sum = 0;
   for (int i = 0; i < HITS; i++)
-    sum += gorc_rt_cache_word_of(key, pc);
+    sum += gorc_rt_cache_word_of(slot, pc);
   double hit = (now_ns() - t0) / HITS;
   if (rc1 != 1 || rc2 != 1 || !sum) {
     fprintf(stderr, "first-use: lookups failed (%d, %d)\n", rc1, rc2);

@@ -20,7 +20,7 @@ struct module_slot {
 
 static struct module_slot slots[GORC_RT_MODULE_SLOTS];
 static _Atomic unsigned next_victim;
-_Atomic uint32_t gorc_rt_main_slot;
+_Atomic unsigned gorc_rt_main_slot = GORC_RT_MODULE_SLOTS;
 
 /* ---- reading a module's headers in place ---- */
 
@@ -288,17 +288,13 @@ static void store(struct gorc_rt_module *m)
     if (seq != 0)
       gorc_rt_cache_forget();
     memcpy(&s->m, m, sizeof *m);
-    /* 0 stays "empty", and cache key 0 matches no entry (lookup.h): skip
-       numbers whose low 12 bits are 0.  */
-    uint32_t next = seq + 2;
-    if ((next & 0xfff) == 0)
-      next += 2;
+    /* 0 stays "empty".  */
+    uint32_t next = seq + 2 == 0 ? 2 : seq + 2;
     atomic_store_explicit(&s->seq, next, memory_order_release);
     m->slot = i;
     m->seq = next;
     if (m->permanent)
-      atomic_store_explicit(&gorc_rt_main_slot, GORC_RT_MAIN_SLOT_WORD(i, next),
-                            memory_order_release);
+      atomic_store_explicit(&gorc_rt_main_slot, i, memory_order_release);
     return;
   }
 }
@@ -350,6 +346,11 @@ int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc, struct gorc_rt_modul
   if (slot >= GORC_RT_MODULE_SLOTS || read_slot(slot, held) != 0)
     return 0;
   return held->permanent || (identify(pc, &now, &f) == 0 && still_held(held, &now));
+}
+
+int gorc_rt_module_slot_holds(unsigned slot, uint32_t seq)
+{
+  return atomic_load_explicit(&slots[slot].seq, memory_order_acquire) == seq;
 }
 
 int gorc_rt_module_has_code(const struct gorc_rt_module *m, uint64_t addr, uint64_t len)

@@ -63,11 +63,12 @@ struct gorc_rt_module {
   int permanent;                   /* the main program: never unloaded */
 };
 
-/* The main program's slot, once a walk has met it: never rewritten, so
-   every walk may take it as checked.  0 until then, else
-   GORC_RT_MAIN_SLOT_WORD(slot, seq).  */
-#define GORC_RT_MAIN_SLOT_WORD(slot, seq) (1u << 31 | ((seq) & 0xfff) << 8 | (slot))
-GORC_HIDDEN extern _Atomic uint32_t gorc_rt_main_slot;
+/* The main program's slot, once a walk has met it (GORC_RT_MODULE_SLOTS
+   until then): never rewritten, so every walk may take it as checked.  */
+GORC_HIDDEN extern _Atomic unsigned gorc_rt_main_slot;
+
+/* Does slot SLOT still hold what it held at sequence number SEQ?  */
+GORC_HIDDEN int gorc_rt_module_slot_holds(unsigned slot, uint32_t seq);
 
 /* Find the module holding PC into *M.  Returns 0, or -1 when PC is in no
    loaded module.  Async-signal-safe; the first time for a module it

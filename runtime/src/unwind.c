@@ -518,16 +518,16 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
    the module and fills the cache.
 
    rbx is followed as the general step does: unchanged (j = 0), restored
-   from its slot (j = 1..62, then known), or lost (j = 63).  The loop
+   from its slot (j = 1..31, then known), or lost (GORC_RT_W_RBX_LOST).  The loop
    only notes where the value is (rbx_at) and reads it once at the end.
 
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
    [lo, hi) is inside the stack sp is on, with lo <= sp - REDZONE.  A CFA
    is at most hi, so the return address slot is inside; rbp and rbx slots
-   are at most 8 * 63 bytes below a CFA, so a CFA at or above
+   are at most 8 * 31 bytes below a CFA, so a CFA at or above
    lo + SLOT_REACH needs no check of them, and below that each slot is
    checked against lo.  */
-#define SLOT_REACH (8u * 63)
+#define SLOT_REACH GORC_RT_W_SLOT8_MASK
 
 struct walk_regs {
   uint64_t ip, sp, bp, rbx;
@@ -545,23 +545,21 @@ struct walk_memo {
 
 #define LOAD_STACK(a) (*(const volatile uint64_t *)(uintptr_t)(a))
 
-/* Where the caller's rbx is after a frame with rbx code J and CFA CFA:
-   RBX_AT unchanged (j = 0), 1 (lost) or the slot's address.  */
-static inline __attribute__((always_inline)) uint64_t rbx_after(uint64_t rbx_at, uint64_t j,
+/* Where the caller's rbx is after a frame with word W and CFA CFA:
+   RBX_AT unchanged (rbx not saved), 1 (lost) or the slot's address.  */
+static inline __attribute__((always_inline)) uint64_t rbx_after(uint64_t rbx_at, uint32_t w,
                                                                  uint64_t cfa)
 {
-  if (j)
-    rbx_at = j == GORC_RT_W_RBX_LOST ? 1 : cfa - 8 * j;
-  return rbx_at;
+  uint64_t j8 = gorc_rt_w_rbx8(w);
+  if (w & GORC_RT_W_RBX_LOST)
+    return 1;
+  return j8 ? cfa - j8 : rbx_at;
 }
 
 /* Are the rbp and rbx slots of word W with CFA CFA at or above LO?  */
 static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
 {
-  uint64_t k = gorc_rt_w_bp(w), j = gorc_rt_w_rbx(w);
-  if (cfa - lo < 8 * k)
-    return 0;
-  return j == GORC_RT_W_RBX_LOST || cfa - lo >= 8 * j;
+  return cfa - lo >= gorc_rt_w_bp8(w) && cfa - lo >= gorc_rt_w_rbx8(w);
 }
 
 /* The registers of the inner loop, in locals (the stores of return
@@ -610,83 +608,100 @@ static inline __attribute__((always_inline)) int run_frames(struct loop_regs *l,
       break;
   }
   if (sp != run_sp) {
-    uint64_t k = gorc_rt_w_bp(m->w);
-    if (k)
-      l->bp = LOAD_STACK(sp - 8 * k);
-    l->rbx_at = rbx_after(l->rbx_at, gorc_rt_w_rbx(m->w), sp);
+    uint64_t k8 = gorc_rt_w_bp8(m->w);
+    if (k8)
+      l->bp = LOAD_STACK(sp - k8);
+    l->rbx_at = rbx_after(l->rbx_at, m->w, sp);
   }
   l->sp = sp;
   l->out = out;
   return more;
 }
 
+/* The slow half of the inner loop's lookup: the cache entry of another
+   module, or the long way.  Out of line, so that the loop keeps its
+   registers.  */
+static __attribute__((noinline)) uint32_t word_of_other(struct gorc_rt_walk_modules *wm,
+                                                         uint64_t pc, unsigned *slot)
+{
+  return gorc_rt_word(wm, pc, slot);
+}
+
 __attribute__((noinline)) static void fast_frames(struct walk_regs *r,
                                                   struct gorc_rt_walk_modules *wm,
-                                                  struct walk_memo *memo, uint64_t *key)
+                                                  struct walk_memo *memo, unsigned *slot)
 {
-  uint64_t module_key = *key;
-  struct loop_regs l = { r->ip, r->sp, r->bp, 0, r->out };
-  void **const end = r->end;
+  uint64_t ip = r->ip, sp = r->sp, bp = r->bp, rbx_at = 0;
+  void **out = r->out, **const end = r->end;
   const uint64_t hi = r->hi, lo = r->lo;
-  /* [lo + SLOT_REACH, hi]: CFAs whose slots need no check (empty if the
-     stack is smaller).  */
-  const uint64_t safe_lo = lo + SLOT_REACH, safe_range = hi > safe_lo ? hi - safe_lo : 0;
+  /* CFAs at or above lo + SLOT_REACH need no check of their rbp and rbx
+     slots.  */
+  const uint64_t safe_lo = lo + SLOT_REACH;
+  unsigned module_slot = *slot;
   struct walk_memo m = *memo;
 
-  while (l.out < end) {
+  while (out < end) {
     uint64_t cfa, ra;
-    if (l.ip == m.ip) {
-      if (!run_frames(&l, &m, hi, end))
+    if (ip == m.ip) {
+      struct loop_regs l = { ip, sp, bp, rbx_at, out };
+      int more = run_frames(&l, &m, hi, end);
+      ip = l.ip, sp = l.sp, bp = l.bp, rbx_at = l.rbx_at, out = l.out;
+      if (!more)
         break;
       continue;
     }
-    uint32_t w = gorc_rt_cache_word_of(module_key, l.ip - 1);
-    if (!w && !(w = gorc_rt_word(wm, l.ip - 1, &module_key)))
-      break;
+    uint32_t w = gorc_rt_cache_word_of(module_slot, ip - 1);
+    if (__builtin_expect(!w, 0)) {
+      unsigned other = module_slot;
+      if (!(w = word_of_other(wm, ip - 1, &other)))
+        break;
+      module_slot = other;
+    }
     if (w & GORC_RT_W_CFA_BP) {
-      cfa = l.bp + gorc_rt_w_off(w);
-      if (cfa <= l.sp || (cfa & 7))
+      cfa = bp + gorc_rt_w_off(w);
+      if (cfa <= sp || (cfa & 7))
         break;
     } else {
-      /* > sp and aligned: the offset is 8..65528, a multiple of 8 */
-      cfa = l.sp + gorc_rt_w_off(w);
-      m.ip = l.ip;
+      /* > sp and aligned: the offset is 8..16376, a multiple of 8 */
+      cfa = sp + gorc_rt_w_off(w);
+      m.ip = ip;
       m.w = w;
     }
-    if (cfa - safe_lo > safe_range && (cfa > hi || !slots_inside(w, cfa, lo)))
+    if (cfa > hi || (cfa < safe_lo && !slots_inside(w, cfa, lo)))
       break;
     ra = LOAD_STACK(cfa - 8);
     if (ra == 0)
       break;
-    uint64_t k = gorc_rt_w_bp(w);
-    if (k)
-      l.bp = LOAD_STACK(cfa - 8 * k);
-    l.rbx_at = rbx_after(l.rbx_at, gorc_rt_w_rbx(w), cfa);
-    l.ip = ra;
-    l.sp = cfa;
-    *l.out++ = (void *)(uintptr_t)ra;
+    uint64_t k8 = gorc_rt_w_bp8(w);
+    if (k8)
+      bp = LOAD_STACK(cfa - k8);
+    rbx_at = rbx_after(rbx_at, w, cfa);
+    ip = ra;
+    sp = cfa;
+    *out++ = (void *)(uintptr_t)ra;
   }
-  r->ip = l.ip;
-  r->sp = l.sp;
-  r->bp = l.bp;
-  r->out = l.out;
-  if (l.rbx_at == 1) {
+  r->ip = ip;
+  r->sp = sp;
+  r->bp = bp;
+  r->out = out;
+  if (rbx_at == 1) {
     r->rbx_known = 0;
-  } else if (l.rbx_at) {
-    r->rbx = LOAD_STACK(l.rbx_at);
+  } else if (rbx_at) {
+    r->rbx = LOAD_STACK(rbx_at);
     r->rbx_known = 1;
   }
   *memo = m;
-  *key = module_key;
+  *slot = module_slot;
 }
 
 /* A walk that stopped at MAX stored its last return address RA without
-   looking it up.  Is RA code?  (The PC cache knows most; KEY: the module
-   of the frame before.)  */
-static int last_is_code(uint64_t key, uint64_t ra)
+   looking it up.  Is RA code?  Asked as the next step would: its state
+   (into the PC cache, so that the next walk from here finds it there),
+   else the module's executable segments.  */
+static int last_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t ra)
 {
   struct gorc_rt_module m;
-  return gorc_rt_cache_word_of(key, ra - 1) != 0
+  return gorc_rt_cache_word_of(slot, ra - 1) != 0 || gorc_rt_word(wm, ra - 1, &slot) != 0
          || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
 }
 
@@ -699,7 +714,7 @@ static int last_is_code(uint64_t key, uint64_t ra)
    number of addresses in *COUNT.  A return address that is no code (the
    step says so, or the walk stopped at MAX right after it) is not kept.  */
 static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_first,
-                   struct gorc_rt_walk_modules *wm, uint64_t *key, struct walk_memo *memo,
+                   struct gorc_rt_walk_modules *wm, unsigned *slot, struct walk_memo *memo,
                    int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
@@ -718,7 +733,7 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
     if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
       struct walk_regs r = { c->ip, sp, c->bp, c->priv[P_RBX], (flags & F_RBX_KNOWN) != 0,
                              lo, hi, ips + n, ips + max };
-      fast_frames(&r, wm, memo, key);
+      fast_frames(&r, wm, memo, slot);
       int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
@@ -741,7 +756,7 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
     memo->ip = 0;   /* the memo holds for one run of the inner loop */
   }
   if (rc == 1 && n > 1 && !(c->priv[P_FLAGS] & F_NOADJ)
-      && !last_is_code(*key, (uint64_t)(uintptr_t)ips[n - 1])) {
+      && !last_is_code(wm, *slot, (uint64_t)(uintptr_t)ips[n - 1])) {
     n--;
     rc = -GORC_EBADFRAME;
   }
@@ -757,9 +772,9 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
     *count = 0;
     return 1;
   }
-  uint64_t key = gorc_rt_walk_modules_init(&wm);
+  unsigned slot = gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)c->ip;
-  return walk_on(c, ips, 1, max, 1, &wm, &key, &memo, count);
+  return walk_on(c, ips, 1, max, 1, &wm, &slot, &memo, count);
 }
 
 /* gorc_backtrace's walk, from its caller's registers.  The common case,
@@ -778,13 +793,13 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
     gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
     return gorc_rt_walk(&c, ips, max, count);
   }
-  uint64_t key = gorc_rt_walk_modules_init(&wm);
+  unsigned slot = gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)ip;
   struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max };
-  fast_frames(&r, &wm, &memo, &key);
+  fast_frames(&r, &wm, &memo, &slot);
   int n = (int)(r.out - ips);
   if (n >= max) {
-    if (!last_is_code(key, (uint64_t)(uintptr_t)ips[n - 1])) {
+    if (!last_is_code(&wm, slot, (uint64_t)(uintptr_t)ips[n - 1])) {
       *count = n - 1;
       return -GORC_EBADFRAME;
     }
@@ -799,5 +814,5 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
     c.priv[P_FLAGS] |= F_RBX_KNOWN;
   }
   c.priv[P_FRAMES] = (unsigned)(n - 1);
-  return walk_on(&c, ips, n, max, 0, &wm, &key, &memo, count);
+  return walk_on(&c, ips, n, max, 0, &wm, &slot, &memo, count);
 }
