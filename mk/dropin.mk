@@ -25,10 +25,12 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 	$(call gorc_wrapper,gorc-g++,$(CXX),$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/runtime/include,GORC_CXX,$(BUILD_PLUGINS)) >$@.tmp
 	chmod +x $@.tmp && mv $@.tmp $@
 
-PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c
-PROF_HDRS = tools/prof.h tools/prof-svg.h
+# The symbol reader is libgorc's (runtime/src/elfsym.c), shared with the
+# crash handler.
+PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c runtime/src/elfsym.c
+PROF_HDRS = tools/prof.h tools/prof-svg.h runtime/src/elfsym.h
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
-	$(CC) $(TOOL_CFLAGS) -o $@ $(PROF_SRCS) -lelf -lstdc++
+	$(CC) $(TOOL_CFLAGS) -Iruntime/src -o $@ $(PROF_SRCS) -lstdc++
 
 .PHONY: check-projects
 check-projects: all

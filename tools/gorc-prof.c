@@ -11,8 +11,9 @@
    PREFIX.svg (a self-contained flame graph) and a summary with the
    functions most samples were in.  PREFIX defaults to PROGRAM's base name.
    Symbols come from each module's ELF .symtab (else the .symtab of its
-   separate debug file by build ID under /usr/lib/debug, else .dynsym)
-   through libelf; C++ names are demangled.  The exit status is PROGRAM's (a
+   separate debug file by build ID under /usr/lib/debug or .gnu_debuglink,
+   else .dynsym), read by the crash handler's reader (runtime/src/elfsym.c)
+   once per function; C++ names are demangled.  The exit status is PROGRAM's (a
    PROGRAM killed by a signal kills gorc-prof with the same signal).
 
    Environment: GORC_PRELOAD (path of libgorc-preload.so; default: next to
@@ -22,8 +23,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -35,6 +34,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "elfsym.h"
 #include "prof.h"
 #include "prof-svg.h"
 
@@ -69,37 +69,6 @@ static char *xstrdup(const char *s)
 
 /* ------------------------------------------------------------ symbols */
 
-struct sym {
-  uint64_t addr, size;
-  const char *name;
-  int rank;            /* among aliases: 0 global, 1 weak, 2 local */
-};
-
-struct symfile {
-  char *path;
-  struct sym *syms;
-  size_t n;
-  struct symfile *next;
-};
-
-static struct symfile *symfiles;
-
-static int sym_cmp(const void *a, const void *b)
-{
-  const struct sym *x = a, *y = b;
-  if (x->addr != y->addr)
-    return x->addr < y->addr ? -1 : 1;
-  /* among aliases: sized first, then global, weak, local, then the shorter name */
-  if ((x->size != 0) != (y->size != 0))
-    return (y->size != 0) - (x->size != 0);
-  if (x->rank != y->rank)
-    return x->rank - y->rank;
-  size_t lx = strlen(x->name), ly = strlen(y->name);
-  if (lx != ly)
-    return lx < ly ? -1 : 1;
-  return strcmp(x->name, y->name);
-}
-
 /* NAME for display: a symbol version ("@@GLIBC_2.34") cut, C++ demangled.  */
 static const char *demangle(const char *sym)
 {
@@ -118,126 +87,67 @@ static const char *demangle(const char *sym)
   return name;
 }
 
-/* The separate debug file of E by its build ID, as Debian's -dbg and
-   -dbgsym packages install them: /usr/lib/debug/.build-id/xx/yyyy.debug
-   (it has the .symtab that a stripped library lacks).  */
-static int debug_file(Elf *e, char *out, size_t outlen)
+/* What the symbol reader said of a module's addresses [lo, hi) (addresses
+   of its file): the extent of a sized symbol, else one address.  */
+struct known {
+  uint64_t lo, hi;
+  const char *name;       /* NULL: no symbol */
+};
+
+struct symcache {
+  struct known *v;        /* sorted by lo */
+  size_t n, cap;
+};
+
+/* The entry of SC that holds REL, or NULL.  */
+static const struct known *symcache_get(const struct symcache *sc, uint64_t rel)
 {
-  Elf_Scn *scn = NULL;
-  GElf_Shdr sh;
-  while ((scn = elf_nextscn(e, scn))) {
-    if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-      continue;
-    Elf_Data *d = elf_getdata(scn, NULL);
-    size_t off = 0, name_off, desc_off;
-    GElf_Nhdr nh;
-    while (d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-      if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 || nh.n_descsz < 2 ||
-          memcmp((char *)d->d_buf + name_off, "GNU", 4) != 0)
-        continue;
-      const unsigned char *id = (const unsigned char *)d->d_buf + desc_off;
-      size_t len = (size_t)snprintf(out, outlen, "/usr/lib/debug/.build-id/%02x/", id[0]);
-      for (size_t i = 1; i < nh.n_descsz && len + 3 < outlen; i++)
-        len += (size_t)snprintf(out + len, outlen - len, "%02x", id[i]);
-      snprintf(out + len, outlen - len, ".debug");
-      return access(out, R_OK) == 0;
-    }
+  size_t lo = 0, hi = sc->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sc->v[mid].lo <= rel)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
-  return 0;
+  return lo > 0 && rel < sc->v[lo - 1].hi ? &sc->v[lo - 1] : NULL;
 }
 
-static Elf *elf_open(const char *path, int *fd)
+static const struct known *symcache_put(struct symcache *sc, struct known k)
 {
-  *fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (*fd < 0)
-    return NULL;
-  Elf *e = elf_begin(*fd, ELF_C_READ, NULL);
-  if (!e)
-    close(*fd);
-  return e;
+  if (sc->n == sc->cap) {
+    sc->cap = sc->cap ? sc->cap * 2 : 256;
+    sc->v = xrealloc(sc->v, sc->cap * sizeof *sc->v);
+  }
+  size_t at = sc->n;
+  while (at > 0 && sc->v[at - 1].lo > k.lo)
+    at--;
+  memmove(&sc->v[at + 1], &sc->v[at], (sc->n - at) * sizeof *sc->v);
+  sc->v[at] = k;
+  sc->n++;
+  return &sc->v[at];
 }
 
-static int has_symtab(Elf *e)
+/* The display name of the function at REL in the ELF file PATH (NULL: no
+   symbol), read once per function (runtime/src/elfsym.c, the crash
+   handler's reader) and kept in SC.  */
+static const char *symbol_name(struct symcache *sc, const char *path, uint64_t rel)
 {
-  Elf_Scn *scn = NULL;
-  GElf_Shdr sh;
-  while ((scn = elf_nextscn(e, scn)))
-    if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
-      return 1;
-  return 0;
-}
-
-static struct symfile *load_symfile(const char *path)
-{
-  for (struct symfile *f = symfiles; f; f = f->next)
-    if (strcmp(f->path, path) == 0)
-      return f;
-  struct symfile *f = xmalloc(sizeof *f);
-  f->path = xstrdup(path);
-  f->syms = NULL;
-  f->n = 0;
-  f->next = symfiles;
-  symfiles = f;
-
-  int fd;
-  Elf *e = elf_open(path, &fd);
-  if (!e)
-    return f;
-  char dbg[PATH_MAX];
-  if (!has_symtab(e) && debug_file(e, dbg, sizeof dbg)) {
-    int dfd;
-    Elf *de = elf_open(dbg, &dfd);
-    if (de && has_symtab(de)) {
-      elf_end(e);
-      close(fd);
-      e = de;
-      fd = dfd;
-    } else if (de) {
-      elf_end(de);
-      close(dfd);
-    }
-  }
-  Elf_Scn *scn = NULL, *tab = NULL;
-  GElf_Shdr sh, tabsh;
-  memset(&tabsh, 0, sizeof tabsh);
-  while ((scn = elf_nextscn(e, scn))) {
-    if (!gelf_getshdr(scn, &sh))
-      continue;
-    if (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !tab)) {
-      tab = scn;
-      tabsh = sh;
-    }
-  }
-  if (tab && tabsh.sh_entsize) {
-    Elf_Data *d = elf_getdata(tab, NULL);
-    size_t n = d ? tabsh.sh_size / tabsh.sh_entsize : 0, cap = 0;
-    for (size_t i = 0; i < n; i++) {
-      GElf_Sym s;
-      if (!gelf_getsym(d, (int)i, &s))
-        continue;
-      int type = GELF_ST_TYPE(s.st_info);
-      if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF ||
-          s.st_value == 0)
-        continue;
-      const char *nm = elf_strptr(e, tabsh.sh_link, s.st_name);
-      if (!nm || !*nm)
-        continue;
-      if (f->n == cap) {
-        cap = cap ? cap * 2 : 1024;
-        f->syms = xrealloc(f->syms, cap * sizeof *f->syms);
+  const struct known *k = symcache_get(sc, rel);
+  if (!k) {
+    static char name[4096];
+    struct gorc_elfsym sym;
+    struct known add = { rel, rel + 1, NULL };
+    if (gorc_elfsym_find(path, rel, &sym, name, sizeof name)) {
+      add.name = demangle(name);
+      if (sym.size) {
+        add.lo = sym.value;
+        add.hi = sym.value + sym.size;
       }
-      f->syms[f->n].addr = s.st_value;
-      f->syms[f->n].size = s.st_size;
-      f->syms[f->n].name = demangle(nm);
-      int bind = GELF_ST_BIND(s.st_info);
-      f->syms[f->n].rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
-      f->n++;
     }
-    qsort(f->syms, f->n, sizeof *f->syms, sym_cmp);
+    k = symcache_put(sc, add);
   }
-  elf_end(e);
-  close(fd);
-  return f;
+  return k->name;
 }
 
 /* ------------------------------------------------------------ data files */
@@ -245,7 +155,7 @@ static struct symfile *load_symfile(const char *path)
 struct module {
   uint64_t base, lo, hi;
   char *name;
-  struct symfile *syms;   /* loaded on first use */
+  struct symcache syms;
 };
 
 struct sample {
@@ -322,7 +232,7 @@ static void parse_record(struct proc *p, const unsigned char *r, uint32_t len)
     mod->lo = m.lo;
     mod->hi = m.hi;
     mod->name = strndup(name, nlen);
-    mod->syms = NULL;
+    memset(&mod->syms, 0, sizeof mod->syms);
   } else if (h.type == GORC_PROF_END && len >= sizeof(struct gorc_prof_end)) {
     struct gorc_prof_end e;
     memcpy(&e, r, sizeof e);
@@ -430,28 +340,9 @@ static const char *frame_name(struct proc *p, uint64_t pc, char *tmp, size_t tmp
     struct module *m = &p->mods[i];
     if (pc < m->lo || pc >= m->hi)
       continue;
-    if (!m->syms)
-      m->syms = load_symfile(m->name);
-    uint64_t rel = pc - m->base;
-    struct symfile *f = m->syms;
-    size_t lo = 0, hi = f->n;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (f->syms[mid].addr <= rel)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    /* the last sized symbol at rel (aliases sort sized first) */
-    if (lo > 0) {
-      size_t k = lo - 1;
-      uint64_t a = f->syms[k].addr;
-      while (k > 0 && f->syms[k - 1].addr == a)
-        k--;
-      const struct sym *s = &f->syms[k];
-      if (s->size ? rel < s->addr + s->size : 1)
-        return s->name;
-    }
+    const char *name = symbol_name(&m->syms, m->name, pc - m->base);
+    if (name)
+      return name;
     const char *base = strrchr(m->name, '/');
     snprintf(tmp, tmplen, "[%s]", base ? base + 1 : m->name);
     return tmp;
@@ -702,8 +593,6 @@ int main(int argc, char **argv)
             tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
     return 2;
   }
-  elf_version(EV_CURRENT);
-
   sigset_t chld, oldmask;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);

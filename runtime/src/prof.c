@@ -9,7 +9,9 @@
    sample and counts it).  A writer thread drains the ring every 10 ms
    into GORC_PROF_OUT.PID (format: tools/prof.h), together with the
    module map whenever a module was loaded.  At exit the ring is drained
-   a last time.  */
+   a last time.  The start reads nothing of any module: the module map is
+   each module's span and path (dl_iterate_phdr), walks find modules as
+   they meet them, and symbols are gorc-prof's business, offline.  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -288,10 +290,6 @@ HIDDEN void gorc_prof_start(int (*real_create)(pthread_t *, const pthread_attr_t
   wput(GORC_PROF_MAGIC, 8);
   write_modules();
   wflush();
-
-  /* libgorc's tables are built here, in normal context.  */
-  void *ip[1];
-  gorc_backtrace(ip, 1);
 
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
