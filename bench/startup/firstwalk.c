@@ -9,13 +9,15 @@
    then the same context again, warm), then writes one line to stderr and
    ends the process with _exit(0) (the program's own work is not measured):
 
-     gorc-firstwalk: FIRST_NS WARM_NS FRAMES RESULT RSS_GROWTH_KB MINFLT
+     gorc-firstwalk: FIRST_NS WARM_NS FRAMES RESULT ANON_KB FILE_KB MINFLT
 
    FIRST_NS, WARM_NS: CLOCK_MONOTONIC time of each walk; FRAMES: addresses
    the first walk stored; RESULT: its return value (negative: why it
-   stopped); RSS_GROWTH_KB: VmRSS after the first walk minus before;
+   stopped); ANON_KB, FILE_KB: growth of RssAnon (libgorc's own memory:
+   its PC cache, its module slots) and of RssFile (pages of the modules'
+   own tables, read in place, and of libgorc's code) over the first walk;
    MINFLT: minor page faults during the first walk (pages it touched for
-   the first time: its code, its data).  */
+   the first time).  */
 
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -39,9 +41,9 @@ static long long now_ns(void)
   return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* VmRSS in kB from /proc/self/status, -1 when unreadable (open and read
-   only: async-signal-safe).  */
-static long vm_rss_kb(void)
+/* FIELD ("RssAnon:", "RssFile:") in kB from /proc/self/status, -1 when
+   unreadable (open and read only: async-signal-safe).  */
+static long status_kb(const char *field)
 {
   static char buf[4096];
   int fd = open("/proc/self/status", O_RDONLY);
@@ -52,10 +54,10 @@ static long vm_rss_kb(void)
   if (n <= 0)
     return -1;
   buf[n] = 0;
-  char *p = strstr(buf, "VmRSS:");
+  char *p = strstr(buf, field);
   if (!p)
     return -1;
-  p += 6;
+  p += strlen(field);
   while (*p == ' ' || *p == '\t')
     p++;
   long kb = 0;
@@ -90,14 +92,14 @@ static void on_sigprof(int sig, siginfo_t *si, void *uc)
 {
   (void)sig;
   (void)si;
-  long rss0 = vm_rss_kb();
+  long anon0 = status_kb("RssAnon:"), file0 = status_kb("RssFile:");
   long flt0 = minor_faults();
   long long t0 = now_ns();
   int rc = gorc_backtrace_ucontext(uc, ips, MAX_FRAMES);
   long long t1 = now_ns();
   int frames = gorc_backtrace_count();
   long flt1 = minor_faults();
-  long rss1 = vm_rss_kb();
+  long anon1 = status_kb("RssAnon:"), file1 = status_kb("RssFile:");
   long long t2 = now_ns();
   gorc_backtrace_ucontext(uc, ips, MAX_FRAMES);
   long long t3 = now_ns();
@@ -109,7 +111,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *uc)
   put_long(&p, t3 - t2);
   put_long(&p, frames);
   put_long(&p, rc);
-  put_long(&p, rss0 >= 0 && rss1 >= 0 ? rss1 - rss0 : -1);
+  put_long(&p, anon0 >= 0 && anon1 >= 0 ? anon1 - anon0 : -1);
+  put_long(&p, file0 >= 0 && file1 >= 0 ? file1 - file0 : -1);
   put_long(&p, flt0 >= 0 && flt1 >= 0 ? flt1 - flt0 : -1);
   p[-1] = '\n';
   if (write(2, line, (size_t)(p - line)) < 0)

@@ -130,17 +130,19 @@ first_walk() {
     echo "first walk: skipped: no walk reported (the timer never fired in cc1?)"
     return
   fi
-  # Columns: tag, first ns, warm ns, frames, result, RSS growth KB, minor faults.
-  local first warm frames rss faults early
+  # Columns: tag, first ns, warm ns, frames, result, RssAnon and RssFile
+  # growth KB, minor faults.
+  local first warm frames anon file faults early
   first=$(median_col 2 "$WORK/firstwalk.out")
   warm=$(median_col 3 "$WORK/firstwalk.out")
   frames=$(median_col 4 "$WORK/firstwalk.out")
-  rss=$(median_col 6 "$WORK/firstwalk.out")
-  faults=$(median_col 7 "$WORK/firstwalk.out")
+  anon=$(median_col 6 "$WORK/firstwalk.out")
+  file=$(median_col 7 "$WORK/firstwalk.out")
+  faults=$(median_col 8 "$WORK/firstwalk.out")
   early=$(awk '$5 < 0' "$WORK/firstwalk.out" | wc -l)
   awk -v f="$first" -v w="$warm" -v k="$frames" -v n="$n" -v ms="$FW_MS" 'BEGIN {
     printf "first walk: first walk through cc1: %.1f us for %d frames (warm: %.2f us); bar: microseconds, not milliseconds; median of %d processes, SIGPROF after %d ms of cc1 -O2\n", f / 1e3, k, w / 1e3, n, ms }'
   [ "$early" -gt 0 ] && echo "first walk: $early of $n first walks stopped early (negative result: see $WORK/firstwalk.out)"
-  echo "first walk: libgorc's memory for cc1: the first walk added $rss KB of RSS ($faults minor page faults)"
+  echo "first walk: libgorc's own memory for cc1: the first walk added $anon KB of anonymous RSS (PC cache, module slots); $file KB of file pages (cc1's .eh_frame_hdr and .eh_frame read in place, libgorc's code); $faults minor page faults"
 }
 first_walk
