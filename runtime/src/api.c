@@ -11,6 +11,7 @@
 #pragma GCC visibility push(default)
 #include "gorc.h"
 #pragma GCC visibility pop
+#include "arch-x86_64.h"
 #include "internal.h"
 
 static __thread int last_count __attribute__((tls_model("initial-exec")));
@@ -95,9 +96,9 @@ int gorc_cursor_init_ucontext(struct gorc_cursor *c, const void *ucontext)
   if (!c || !ucontext)
     return -GORC_EINVAL;
   const ucontext_t *uc = ucontext;
-  return gorc_rt_cursor_start(c, (uint64_t)uc->uc_mcontext.gregs[REG_RIP],
-                              (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
-                              (uint64_t)uc->uc_mcontext.gregs[REG_RBP], ucontext);
+  return gorc_rt_cursor_start(c, (uint64_t)uc->uc_mcontext.gregs[GORC_RT_GREG_IP],
+                              (uint64_t)uc->uc_mcontext.gregs[GORC_RT_GREG_SP],
+                              (uint64_t)uc->uc_mcontext.gregs[GORC_RT_GREG_FP], ucontext);
 }
 
 int gorc_cursor_step(struct gorc_cursor *c)

@@ -32,6 +32,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 #pragma GCC visibility push(default)
+#include "arch-x86_64.h"
 #include "gorc.h"
 #include "internal.h"
 #pragma GCC visibility pop
@@ -313,7 +314,7 @@ static void print_trace(int sig, siginfo_t *si, void *uc, int tid)
   out_flush(&o);
   /* Frame #0 is the interrupted instruction: printed from the context
      before the walk, which may fault.  */
-  out_frame(&o, 0, (uint64_t)((const ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP]);
+  out_frame(&o, 0, (uint64_t)((const ucontext_t *)uc)->uc_mcontext.gregs[GORC_RT_GREG_IP]);
   out_flush(&o);
   int n = gorc_backtrace_ucontext(uc, ips, CRASH_MAX_FRAMES);
   int err = 0;

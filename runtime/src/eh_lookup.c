@@ -40,6 +40,7 @@
    states.  */
 
 #include <stddef.h>
+#include "arch-x86_64.h"
 #include "ehframe.h"
 #include "gorc.h"
 
@@ -534,7 +535,7 @@ static int cfa_state(const struct cfa_rule *c, struct gorc_state *s)
   case CFA_REGOFF:
     if (c->reg > GORC_DWARF_MAX_GPR || !c->off_ok)
       return 0;
-    gorc_state_set_cfa_reg(s, GORC_MACHINE_X86_64, (unsigned)c->reg, c->off);
+    gorc_state_set_cfa_reg(s, GORC_RT_MACHINE, (unsigned)c->reg, c->off);
     return 1;
   case CFA_EXPR_DEREF:
     s->cfa_kind = GORC_CFA_DEREF;

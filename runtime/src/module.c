@@ -10,6 +10,8 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 #include "gorc.h"
+#include "arch-x86_64.h"
+#include "elfsym.h"
 #include "lookup.h"
 #include "module.h"
 
@@ -91,7 +93,7 @@ static void use_note(struct gorc_rt_module *m, const struct phdrs *p, const uint
   struct gorc_note_info info;
   m->records = GORC_RT_RECORDS_BAD;
   if (gorc_note_parse(desc, descsz, (uint64_t)(uintptr_t)desc, &info) != GORC_DECODE_OK
-      || info.machine != GORC_MACHINE_X86_64
+      || info.machine != GORC_RT_MACHINE
       || !loaded(p, info.index_start, info.index_end - info.index_start)
       || !loaded(p, info.records_start, info.records_end - info.records_start))
     return;
@@ -106,23 +108,17 @@ static void use_note(struct gorc_rt_module *m, const struct phdrs *p, const uint
 /* Look through the PT_NOTE segment PH for the gorc note.  */
 static void find_note(struct gorc_rt_module *m, const struct phdrs *p, const ElfW(Phdr) *ph)
 {
-  uint64_t at = p->bias + ph->p_vaddr, end = at + ph->p_memsz;
-  if (!loaded(p, at, ph->p_memsz))
+  const uint8_t *notes = (const uint8_t *)(uintptr_t)(p->bias + ph->p_vaddr);
+  struct gorc_elf_note n;
+  size_t pos = 0;
+  if (!loaded(p, (uint64_t)(uintptr_t)notes, ph->p_memsz))
     return;
-  while (end - at >= 12) {
-    const uint8_t *n = (const uint8_t *)(uintptr_t)at;
-    uint32_t namesz = gorc_get_le32(n), descsz = gorc_get_le32(n + 4);
-    uint64_t name_len = ((uint64_t)namesz + 3) & ~3ull, desc_len = ((uint64_t)descsz + 3) & ~3ull;
-    if (name_len > end - at - 12 || desc_len > end - at - 12 - name_len)
-      return;
-    if (gorc_get_le32(n + 8) == GORC_NOTE_TABLE && namesz == sizeof GORC_NOTE_NAME
-        && memcmp(n + 12, GORC_NOTE_NAME, sizeof GORC_NOTE_NAME) == 0) {
-      use_note(m, p, n + 12 + name_len, descsz);
+  while (gorc_elf_note_next(notes, ph->p_memsz, &pos, &n))
+    if (n.type == GORC_NOTE_TABLE && n.namesz == sizeof GORC_NOTE_NAME
+        && memcmp(n.name, GORC_NOTE_NAME, sizeof GORC_NOTE_NAME) == 0) {
+      use_note(m, p, n.desc, n.descsz);
       return;
     }
-
-    at += 12 + name_len + desc_len;
-  }
 }
 
 /* Everything M needs from the program headers P.  */

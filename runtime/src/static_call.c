@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch-x86_64.h"
 #include "gorc/format.h"
 #include "gorc/static_call.h"
 #include "gorc/static_call_desc.h"
@@ -97,20 +98,21 @@ static int sc_encode(uintptr_t tramp, uintptr_t var, uintptr_t fn, uintptr_t ret
                      uint64_t *word)
 {
   unsigned char b[GORC_SC_TRAMP_SIZE];
-  memset(b, 0xcc, sizeof b);
+  memset(b, GORC_RT_OP_INT3, sizeof b);
   if (!fn)
     fn = ret0;                                   /* xor %eax,%eax; ret */
   int64_t rel = (int64_t)(fn - (tramp + 5));
   if (rel == (int32_t)rel) {
     int32_t r = (int32_t)rel;
-    b[0] = 0xe9;                                 /* jmp rel32 */
+    b[0] = GORC_RT_OP_JMP_REL32;
     memcpy(b + 1, &r, 4);
   } else {
     rel = (int64_t)(var - (tramp + 6));
     if (rel != (int32_t)rel)
       return -ERANGE;
     int32_t r = (int32_t)rel;
-    b[0] = 0xff; b[1] = 0x25;                    /* jmp *var(%rip) */
+    b[0] = GORC_RT_OP_JMP_IND0;
+    b[1] = GORC_RT_OP_JMP_IND1;
     memcpy(b + 2, &r, 4);
   }
   memcpy(word, b, sizeof b);
@@ -122,7 +124,8 @@ static int sc_word_ok(uint64_t w)
 {
   unsigned char b[8];
   memcpy(b, &w, 8);
-  return b[0] == 0xe9 || (b[0] == 0xff && b[1] == 0x25);
+  return b[0] == GORC_RT_OP_JMP_REL32
+         || (b[0] == GORC_RT_OP_JMP_IND0 && b[1] == GORC_RT_OP_JMP_IND1);
 }
 
 /* ---- serialisation of other threads ---- */
@@ -317,7 +320,7 @@ static struct sc_module *sc_module_for(const struct sc_desc *start, const struct
   clock_gettime(CLOCK_MONOTONIC, &ts);
   m->cookie = 0x676f72635f736300ull ^ ((uint64_t)++sc_cookie_seq << 40)
               ^ (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)m;
-  if (m->cookie == 0xccccccccccccccccull)
+  if (m->cookie == 0x0101010101010101ull * GORC_RT_OP_INT3)
     m->cookie++;
   sc_nmodules++;
   if (sc_alias_pages(m, NULL) == 0)
@@ -378,7 +381,7 @@ static long sc_patch_sites_of(const struct sc_find *f, uintptr_t tramp, uintptr_
       continue;
     uintptr_t site = (uintptr_t)&s->site + (intptr_t)s->site;
     unsigned char op = *(volatile unsigned char *)site;
-    if ((op != 0xe8 && op != 0xe9) || (site + 1) % 8 > 4)
+    if ((op != GORC_RT_OP_CALL_REL32 && op != GORC_RT_OP_JMP_REL32) || (site + 1) % 8 > 4)
       continue;
     int64_t rel = (int64_t)(dest - (site + 5));
     if (rel != (int32_t)rel)

@@ -22,6 +22,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "gorc.h"
+#include "arch-x86_64.h"
 #include "internal.h"
 
 /* struct gorc_cursor priv[] layout.  */
@@ -45,16 +46,10 @@ enum {
 };
 
 #define GORC_MAX_FRAMES 4096
-#define REDZONE 128
+#define REDZONE GORC_RT_REDZONE
 
-/* glibc x86-64 __restore_rt: mov $15, %rax; syscall  */
-static const uint8_t restore_rt[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
-
-/* DWARF register number -> mcontext gregs index.  */
-static const unsigned char dwarf_to_greg[16] = {
-  REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
-  REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15
-};
+static const uint8_t restore_rt[GORC_RT_SIGRETURN_LEN] = GORC_RT_SIGRETURN_CODE;
+static const unsigned char dwarf_to_greg[GORC_DWARF_MAX_GPR + 1] = GORC_RT_DWARF_TO_GREG;
 
 static int in_range(uint64_t a, uint64_t lo, uint64_t hi)
 {
@@ -318,7 +313,7 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   if (uc) {
     const ucontext_t *u = uc;
     c->priv[P_UC] = (uint64_t)(uintptr_t)uc;
-    c->priv[P_RBX] = (uint64_t)u->uc_mcontext.gregs[REG_RBX];
+    c->priv[P_RBX] = (uint64_t)u->uc_mcontext.gregs[GORC_RT_GREG_AUX];
     c->priv[P_FLAGS] = F_REGS | F_NOADJ | F_UC_TRUSTED | F_RBX_KNOWN;
   }
   set_thread_bounds(c, sp, uc == NULL);
@@ -333,8 +328,8 @@ static int signal_frame(struct gorc_cursor *c)
   struct gorc_cursor t = *c;
   t.priv[P_UC] = uc;
   t.priv[P_FLAGS] &= ~(uint64_t)F_UC_TRUSTED;
-  if (rd_greg(&t, REG_RIP, &ip) || rd_greg(&t, REG_RSP, &sp) || rd_greg(&t, REG_RBP, &bp)
-      || rd_greg(&t, REG_RBX, &rbx))
+  if (rd_greg(&t, GORC_RT_GREG_IP, &ip) || rd_greg(&t, GORC_RT_GREG_SP, &sp)
+      || rd_greg(&t, GORC_RT_GREG_FP, &bp) || rd_greg(&t, GORC_RT_GREG_AUX, &rbx))
     return -GORC_EBADFRAME;
   /* The walk started on the main thread's stack without asking for the
      altstack (set_thread_bounds); an altstack that lives inside that

@@ -1,0 +1,42 @@
+/* libgorc: every x86-64 detail of the runtime, in one place: the record
+   format's machine, register numbering, the signal frame, the red zone,
+   and the opcodes static calls write.  An aarch64 port adds a file of
+   its own beside this one (arch.h picks it).  */
+
+#ifndef GORC_RT_ARCH_X86_64_H
+#define GORC_RT_ARCH_X86_64_H
+
+#include <stdint.h>
+#include <sys/ucontext.h>
+#include "gorc/format.h"
+
+/* The machine whose records this runtime reads (the gorc note's).  */
+#define GORC_RT_MACHINE GORC_MACHINE_X86_64
+
+/* Below the stack pointer, leaf functions may keep data (psABI 3.2.2).  */
+#define GORC_RT_REDZONE 128
+
+/* A signal frame's return address: glibc's __restore_rt,
+   mov $15, %rax; syscall.  */
+#define GORC_RT_SIGRETURN_CODE { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 }
+#define GORC_RT_SIGRETURN_LEN 9
+
+/* An interrupted context's registers (mcontext gregs[] indices).  */
+#define GORC_RT_GREG_IP REG_RIP
+#define GORC_RT_GREG_SP REG_RSP
+#define GORC_RT_GREG_FP REG_RBP
+#define GORC_RT_GREG_AUX REG_RBX
+
+/* DWARF register number -> mcontext gregs[] index.  */
+#define GORC_RT_DWARF_TO_GREG                                                  \
+  { REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,    \
+    REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15 }
+
+/* Static calls: a trampoline state is one instruction, int3-padded.  */
+#define GORC_RT_OP_INT3 0xcc
+#define GORC_RT_OP_CALL_REL32 0xe8
+#define GORC_RT_OP_JMP_REL32 0xe9
+#define GORC_RT_OP_JMP_IND0 0xff   /* jmp *rel32(%rip): ff 25 */
+#define GORC_RT_OP_JMP_IND1 0x25
+
+#endif
