@@ -317,11 +317,16 @@ int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m)
   struct gorc_rt_module seen;
   if (identify(pc, m, &f) != 0)
     return -1;
-  for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS; i++)
+  for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS; i++) {
+    /* A racy first look at the start, so that only a likely slot is
+       copied; the copy is then checked whole.  */
+    if (__atomic_load_n(&slots[i].m.map_lo, __ATOMIC_RELAXED) != m->map_lo)
+      continue;
     if (read_slot(i, &seen) == 0 && still_held(&seen, m)) {
       *m = seen;
       return 0;
     }
+  }
   if (m->link_map) {
     const struct link_map *lm = m->link_map;
     struct phdrs p;
