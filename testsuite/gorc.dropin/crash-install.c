@@ -35,14 +35,8 @@ int open(const char *path, int flags, ...)
   return r;
 }
 
-int open64(const char *path, int flags, ...)
-{
-  va_list ap;
-  va_start(ap, flags);
-  int r = open_at(AT_FDCWD, path, flags, ap);
-  va_end(ap);
-  return r;
-}
+/* The same function under its other name.  */
+int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 
 int openat(int dirfd, const char *path, int flags, ...)
 {

@@ -170,11 +170,7 @@ rec (int n)
 int
 main (void)
 {
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigusr1;
-  sa.sa_flags = SA_SIGINFO;
-  CHECK (sigaction (SIGUSR1, &sa, NULL) == 0, 0);
+  rt_on_signal (SIGUSR1, on_sigusr1, 0);
   rec (DEPTH);
   return 0;
 }

@@ -54,17 +54,10 @@ on_sigprof (int sig, siginfo_t *si, void *uc)
   (void) sig;
   (void) si;
   void *ours[MAX], *theirs[MAX];
-  int rc = gorc_backtrace_ucontext (uc, ours, MAX);
-  int n = gorc_backtrace_count ();
-  int m = rt_unw_trace (uc, theirs, MAX);
-  if (rt_traces_differ (rc, ours, n, theirs, m)) {
-    rt_puts ("from the signal handler: gorc rc ");
-    rt_putn (rc);
-    rt_puts ("\n");
-    rt_dump ("  gorc:     ", ours, n, in_lib, "(lib)");
-    rt_dump ("  libunwind:", theirs, m, in_lib, "(lib)");
+  int rc;
+  if (rt_ucontext_walks_differ (uc, ours, theirs, MAX, &rc, "from the signal handler", in_lib,
+                                "(lib)"))
     FAIL ("a walk through the library loaded at the old one's address differs", rc);
-  }
   handler_walks++;
 }
 
@@ -75,17 +68,10 @@ unw_walk (void **ips, int max)
 {
   unw_context_t ctx;
   unw_cursor_t cur;
-  int m = 0;
   CHECK (unw_getcontext (&ctx) == 0 && unw_init_local (&cur, &ctx) == 0, 0);
   /* this function's own frame first */
   CHECK (unw_step (&cur) > 0, 0);
-  do {
-    unw_word_t ip;
-    if (unw_get_reg (&cur, UNW_REG_IP, &ip) < 0 || m == max)
-      break;
-    ips[m++] = (void *) ip;
-  } while (unw_step (&cur) > 0);
-  return m;
+  return rt_unw_collect (&cur, ips, max);
 }
 
 /* Called by the library's deepest function.  */
@@ -98,11 +84,8 @@ walk_cb (void *arg)
   (void) arg;
   /* [0] are the two calls' return addresses; from [1] on the callers.  */
   if (rc < 0 || rc != m || rt_traces_differ (rc, ours + 1, rc - 1, theirs + 1, m - 1)) {
-    rt_puts ("gorc_backtrace: rc ");
-    rt_putn (rc);
-    rt_puts ("\n");
-    rt_dump ("  gorc:     ", ours, gorc_backtrace_count (), in_lib, "(lib)");
-    rt_dump ("  libunwind:", theirs, m, in_lib, "(lib)");
+    rt_dump_walks ("gorc_backtrace", rc, ours, gorc_backtrace_count (), theirs, m, in_lib,
+                   "(lib)");
     FAIL ("a walk through the library loaded at the old one's address differs", rc);
   }
   CHECK (in_lib ((uintptr_t) ours[2]), 0);

@@ -208,17 +208,9 @@ static void
 on_step (ucontext_t *uc)
 {
   void *ours[MAX], *theirs[MAX];
-  int rc = gorc_backtrace_ucontext (uc, ours, MAX);
-  int n = gorc_backtrace_count ();
-  int m = rt_unw_trace (uc, theirs, MAX);
-  if (rt_traces_differ (rc, ours, n, theirs, m)) {
-    rt_puts ("E: a step: gorc rc ");
-    rt_putn (rc);
-    rt_puts ("\n");
-    rt_dump ("  gorc:     ", ours, n, in_stepped_lib, "(lib)");
-    rt_dump ("  libunwind:", theirs, m, in_stepped_lib, "(lib)");
+  int rc;
+  if (rt_ucontext_walks_differ (uc, ours, theirs, MAX, &rc, "E: a step", in_stepped_lib, "(lib)"))
     FAIL ("a walk differs from libunwind's", rc);
-  }
   steps_in_lib += in_stepped_lib ((uintptr_t) uc->uc_mcontext.gregs[REG_RIP]);
 }
 

@@ -35,17 +35,9 @@ static void
 on_step (ucontext_t *uc)
 {
   void *ours[MAX], *theirs[MAX];
-  int rc = gorc_backtrace_ucontext (uc, ours, MAX);
-  int n = gorc_backtrace_count ();
-  int m = rt_unw_trace (uc, theirs, MAX);
-  if (rt_traces_differ (rc, ours, n, theirs, m)) {
-    rt_puts ("a step: gorc rc ");
-    rt_putn (rc);
-    rt_puts ("\n");
-    rt_dump ("  gorc:     ", ours, n, is_in_module, "(IBM037)");
-    rt_dump ("  libunwind:", theirs, m, is_in_module, "(IBM037)");
+  int rc;
+  if (rt_ucontext_walks_differ (uc, ours, theirs, MAX, &rc, "a step", is_in_module, "(IBM037)"))
     FAIL ("a walk differs from libunwind's, in IBM037.so", is_in_module ((uintptr_t) ours[0]));
-  }
   in_module += is_in_module ((uintptr_t) uc->uc_mcontext.gregs[REG_RIP]);
 }
 

@@ -9,26 +9,13 @@
 /* { dg-additional-options "-Wl,-z,ibtplt -Wl,--no-as-needed -lunwind" } */
 
 #include "support/plt-step.h"
-#include <stdlib.h>
-
-volatile long sink;
-long (*volatile taken) (void);
-
-__attribute__((noinline, noclone)) static void
-calls (void)
-{
-  sink = strverscmp ("gorc-1.9", "gorc-1.10");
-  sink += strverscmp ("a", "b");
-  sink += lrand48 ();
-}
 
 int
 main (int argc, char **argv)
 {
   (void) argc;
   rt_run_lazily_bound (argv);
-  taken = lrand48;
-  plt_step_run (calls);
+  plt_step_run_calls ();
   CHECK (steps_in[K_PLT_SEC] > 0, 0);
   CHECK (steps_in[K_PLT] > 0, 0);
   CHECK (steps_in[K_PLT_GOT] > 0, 0);

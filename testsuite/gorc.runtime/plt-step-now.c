@@ -9,23 +9,11 @@
 /* { dg-additional-options "-Wl,-z,ibtplt -Wl,-z,now -Wl,--no-as-needed -lunwind" } */
 
 #include "support/plt-step.h"
-#include <stdlib.h>
-
-volatile long sink;
-long (*volatile taken) (void);
-
-__attribute__((noinline, noclone)) static void
-calls (void)
-{
-  sink = strverscmp ("gorc-1.9", "gorc-1.10");
-  sink += lrand48 ();
-}
 
 int
 main (void)
 {
-  taken = lrand48;
-  plt_step_run (calls);
+  plt_step_run_calls ();
   CHECK (steps_in[K_PLT_SEC] > 0, 0);
   CHECK (steps_in[K_PLT_GOT] > 0, 0);
   CHECK (steps_in[K_LD_SO] == 0, steps_in[K_LD_SO]);

@@ -78,12 +78,8 @@ rec (int n)
 int
 main (void)
 {
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = handler;
-  sa.sa_flags = SA_SIGINFO;
-  sigaction (SIGUSR1, &sa, 0);
-  sigaction (SIGILL, &sa, 0);
+  rt_on_signal (SIGUSR1, handler, 0);
+  rt_on_signal (SIGILL, handler, 0);
   mode = 0;
   rec (DEPTH);
   CHECK (handled == 1, handled);

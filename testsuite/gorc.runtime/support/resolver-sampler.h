@@ -134,13 +134,7 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
     return;
   }
   if (rt_traces_differ (rc, ours, n, theirs, m)) {
-    rt_puts ("sample differs from libunwind: gorc rc ");
-    rt_putn (rc);
-    rt_puts (gorc_strerror (rc) ? " (" : "");
-    rt_puts (gorc_strerror (rc));
-    rt_puts (")\n");
-    dump ("  gorc:     ", ours, n);
-    dump ("  libunwind:", theirs, m);
+    rt_dump_walks ("sample differs from libunwind", rc, ours, n, theirs, m, in_ldso, "(ld.so)");
     FAIL ("gorc and libunwind differ, ip in ld.so", in_ranges (ldso, n_ldso, ip));
   }
   atomic_fetch_add (&samples, 1);

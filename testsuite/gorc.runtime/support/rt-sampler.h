@@ -34,12 +34,7 @@ rt_sampler_main (void *arg)
 static inline void
 rt_on_sigprof (void (*handler) (int, siginfo_t *, void *))
 {
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = handler;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  CHECK (sigaction (SIGPROF, &sa, NULL) == 0, 0);
+  rt_on_signal (SIGPROF, handler, SA_RESTART);
 }
 
 /* Sample TARGET every INTERVAL_NS until rt_sampler_stop (S).  */

@@ -38,12 +38,7 @@ rt_on_sigtrap (int sig, siginfo_t *si, void *ucv)
 static inline long
 rt_step_run (void (*fn) (void *), void *arg, void (*on_step) (ucontext_t *))
 {
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = rt_on_sigtrap;
-  sa.sa_flags = SA_SIGINFO;
-  sigemptyset (&sa.sa_mask);
-  CHECK (sigaction (SIGTRAP, &sa, NULL) == 0, 0);
+  rt_on_signal (SIGTRAP, rt_on_sigtrap, 0);
   rt_step_fn = on_step;
   rt_steps = 0;
   rt_stepping = 1;

@@ -2,6 +2,7 @@
 #ifndef RT_TEST_H
 #define RT_TEST_H
 #include <execinfo.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,18 @@ static void rt_putn(long v)
 #define FAIL(msg, v) do { rt_puts(__FILE__ ":"); rt_putn(__LINE__); rt_puts(": " msg ": "); \
                           rt_putn((long)(v)); rt_puts("\n"); _exit(1); } while (0)
 #define CHECK(cond, v) do { if (!(cond)) FAIL(#cond, v); } while (0)
+
+/* HANDLER for SIG (SA_SIGINFO, and FLAGS), no other signal blocked in
+   it.  */
+static inline void rt_on_signal(int sig, void (*handler)(int, siginfo_t *, void *), int flags)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = handler;
+  sa.sa_flags = SA_SIGINFO | flags;
+  sigemptyset(&sa.sa_mask);
+  CHECK(sigaction(sig, &sa, NULL) == 0, sig);
+}
 
 /* glibc's __restore_rt: mov $15, %rax; syscall */
 static int rt_is_restore_rt(const void *ip)

@@ -45,7 +45,8 @@ rt_puthex (uintptr_t v)
 }
 
 /* WHAT and the addresses IPS[0..N) on a line, each that MARK accepts
-   followed by TAG (the module the test is about).  */
+   followed by TAG (the module the test is about; no tags if MARK is
+   NULL).  */
 static inline void
 rt_dump (const char *what, void **ips, int n, int (*mark) (uintptr_t), const char *tag)
 {
@@ -53,10 +54,25 @@ rt_dump (const char *what, void **ips, int n, int (*mark) (uintptr_t), const cha
   for (int i = 0; i < n; i++) {
     rt_puts (" ");
     rt_puthex ((uintptr_t) ips[i]);
-    if (mark ((uintptr_t) ips[i]))
+    if (mark && mark ((uintptr_t) ips[i]))
       rt_puts (tag);
   }
   rt_puts ("\n");
+}
+
+/* The addresses of the frames from libunwind's cursor CUR on, into
+   IPS[0..MAX); returns how many.  */
+static inline int
+rt_unw_collect (unw_cursor_t *cur, void **ips, int max)
+{
+  int m = 0;
+  do {
+    unw_word_t ip;
+    if (unw_get_reg (cur, UNW_REG_IP, &ip) < 0 || m == max)
+      break;
+    ips[m++] = (void *) ip;
+  } while (unw_step (cur) > 0);
+  return m;
 }
 
 /* libunwind's trace of the signal context UC into IPS[0..MAX); returns
@@ -66,15 +82,8 @@ static inline int
 rt_unw_trace (void *uc, void **ips, int max)
 {
   unw_cursor_t cur;
-  int m = 0;
   CHECK (unw_init_local2 (&cur, (unw_context_t *) uc, UNW_INIT_SIGNAL_FRAME) == 0, 0);
-  do {
-    unw_word_t ip;
-    if (unw_get_reg (&cur, UNW_REG_IP, &ip) < 0 || m == max)
-      break;
-    ips[m++] = (void *) ip;
-  } while (unw_step (&cur) > 0);
-  return m;
+  return rt_unw_collect (&cur, ips, max);
 }
 
 /* Whether gorc's walk OURS[0..N), which returned RC, failed or differs
@@ -85,6 +94,46 @@ rt_traces_differ (int rc, void **ours, int n, void **theirs, int m)
   int differ = rc < 0 || n != m;
   for (int i = 0; i < n && i < m && !differ; i++)
     differ = ours[i] != theirs[i];
+  return differ;
+}
+
+/* WHERE, gorc's return value RC (with its error if negative), and both
+   traces, gorc's OURS[0..N) and libunwind's THEIRS[0..M), each address
+   that MARK accepts followed by TAG (as rt_dump).  */
+static inline void
+rt_dump_walks (const char *where, int rc, void **ours, int n, void **theirs, int m,
+               int (*mark) (uintptr_t), const char *tag)
+{
+  rt_puts (where);
+  rt_puts (": gorc rc ");
+  rt_putn (rc);
+  if (rc < 0) {
+    rt_puts (" (");
+    rt_puts (gorc_strerror (rc));
+    rt_puts (")");
+  }
+  rt_puts ("\n");
+  rt_dump ("  gorc:     ", ours, n, mark, tag);
+  rt_dump ("  libunwind:", theirs, m, mark, tag);
+}
+
+/* The check of the sampling and stepping tests: the signal context UC
+   walked by gorc_backtrace_ucontext into OURS[0..MAX) and by libunwind
+   into THEIRS[0..MAX) (caches off, see rt_unw_trace).  Returns whether
+   gorc's walk failed, is not complete (its return value is not its
+   count) or differs from libunwind's; then both are printed first
+   (rt_dump_walks), and the caller FAILs.  Gorc's return value goes to
+   *RC.  */
+static inline int
+rt_ucontext_walks_differ (void *uc, void **ours, void **theirs, int max, int *rc,
+                          const char *where, int (*mark) (uintptr_t), const char *tag)
+{
+  *rc = gorc_backtrace_ucontext (uc, ours, max);
+  int n = gorc_backtrace_count ();
+  int m = rt_unw_trace (uc, theirs, max);
+  int differ = rt_traces_differ (*rc, ours, n, theirs, m) || *rc != n;
+  if (differ)
+    rt_dump_walks (where, *rc, ours, n, theirs, m, mark, tag);
   return differ;
 }
 

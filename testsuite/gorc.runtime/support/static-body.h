@@ -77,11 +77,7 @@ bottom (void)
   CHECK (rc == 0, rc);
   check_walk (cips, n, "the cursor");
 
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigusr1;
-  sa.sa_flags = SA_SIGINFO;
-  CHECK (sigaction (SIGUSR1, &sa, NULL) == 0, 0);
+  rt_on_signal (SIGUSR1, on_sigusr1, 0);
   handler_rc = -100;
   raise (SIGUSR1);
   CHECK (handler_rc >= 0, handler_rc);
