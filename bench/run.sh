@@ -17,7 +17,8 @@
 # Every C file is compiled twice, without and with -fplugin (timed, same
 # flags), to assembly and then assembled.  The plugin's assembly is
 # assembled a third time with -Wa,--gsframe for the .sframe size, so the code
-# in all three builds is the same.  Records = gorc_unwind + .note.gorc, from
+# in all three builds is the same.  Records = gorc_unwind +
+# gorc_unwind_index + .note.gorc, from
 # `readelf -SW` of the linked program.  C programs are built twice more,
 # with frame pointers and with records only (-fno-asynchronous-unwind-tables),
 # for the whole-program size (code + unwind data) of the three ways to unwind.
@@ -292,6 +293,7 @@ measure() {
   fi
 
   local ng=$(section_size "$bin" gorc_unwind) nn=$(section_size "$bin" .note.gorc)
+  local ni=$(section_size "$bin" gorc_unwind_index)
   local eh=$(section_size "$bin" .eh_frame) hdr=$(section_size "$bin" .eh_frame_hdr)
   local text=$(section_size "$bin" .text)
   local sf=""
@@ -308,7 +310,7 @@ measure() {
     [ -z "$sframe_fail" ] && sf_part="sframe $sf B"
     echo "$name: no records (no gorc_unwind section), eh_frame+hdr $ehsum B; $sf_part"
   else
-    local g=$((ng + ${nn:-0}))
+    local g=$((ng + ${ni:-0} + ${nn:-0}))
     local r=$(ratio "$g" "$ehsum")
     [ -z "$sframe_fail" ] && sf_part="sframe $sf B, gorc/sframe $(ratio "$g" "$sf")"
     echo "$name: gorc $g B, eh_frame+hdr $ehsum B, ratio $r; $sf_part"
@@ -426,7 +428,7 @@ printf 'int main(void) { return 0; }\n' >"$WORK/empty.c"
 if "$CC" $CFLAGS "$WORK/empty.c" -o "$WORK/empty" 2>/dev/null; then
   crt=$(( $(section_size "$WORK/empty" .eh_frame) + $(section_size "$WORK/empty" .eh_frame_hdr) ))
 fi
-echo "records = gorc_unwind + .note.gorc; eh_frame+hdr = .eh_frame + .eh_frame_hdr, including the C runtime's (${crt:-?} B for an empty main); bar: ratio <= 0.5"
+echo "records = gorc_unwind + gorc_unwind_index + .note.gorc; eh_frame+hdr = .eh_frame + .eh_frame_hdr, including the C runtime's (${crt:-?} B for an empty main); bar: ratio <= 0.5"
 echo "whole-program size = executable sections + .eh_frame + .eh_frame_hdr + gorc_unwind + gorc_unwind_index + .note.gorc of the linked C program (the C runtime's .eh_frame in all three builds)"
 echo "compile = CPU time (user + sys) of cc1 + as over all source files, same flags, without and with the plugin"
 for p in $ONLY; do
