@@ -54,11 +54,17 @@ median_col() {
     awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# An empty shared library, preloaded the same way: the anchor, what any
+# LD_PRELOAD costs a program (the loader opening and mapping one more
+# library), whatever the library does.
+EMPTY_LIB=$WORK/libempty.so
+echo 'int gorc_bench_empty;' | "$CC" -shared -fPIC -x c - -o "$EMPTY_LIB" 2>/dev/null || EMPTY_LIB=""
+
 # startup LABEL CMD...: prints the start-up line of CMD; RSS_DIFF is the
 # peak RSS libgorc added, in KB.
 RSS_DIFF=""
 startup() {
-  local label=$1 line cpu0 cpu1 rss0 rss1
+  local label=$1 line cpu0 cpu1 rss0 rss1 anchor=""
   shift
   RSS_DIFF=""
   if ! line=$("$WORK/rusage-pair" "$ROUNDS" "$LIBGORC" "$@" 2>"$WORK/rusage-pair.err"); then
@@ -67,9 +73,14 @@ startup() {
   fi
   read -r cpu0 cpu1 rss0 rss1 <<<"$line"
   RSS_DIFF=$((rss1 - rss0))
-  awk -v l="$label" -v c0="$cpu0" -v c1="$cpu1" -v r0="$rss0" -v r1="$rss1" -v n="$ROUNDS" 'BEGIN {
+  [ -n "$EMPTY_LIB" ] && anchor=$("$WORK/rusage-pair" "$ROUNDS" "$EMPTY_LIB" "$@" 2>/dev/null)
+  awk -v l="$label" -v c0="$cpu0" -v c1="$cpu1" -v r0="$rss0" -v r1="$rss1" -v n="$ROUNDS" \
+      -v anchor="$anchor" 'BEGIN {
     printf "startup: %s: CPU %.2f ms without libgorc, %.2f ms with: %.2fx (bar <= 1.02); ", l, c0 / 1e3, c1 / 1e3, (c0 > 0 ? c1 / c0 : 0)
-    printf "peak RSS %d KB without, %d KB with: %+d KB (bar < 1024 KB); median of %d runs each\n", r0, r1, r1 - r0, n }'
+    printf "peak RSS %d KB without, %d KB with: %+d KB (bar < 1024 KB); median of %d runs each", r0, r1, r1 - r0, n
+    if (split(anchor, a, " ") == 4 && a[1] > 0)
+      printf "; an empty library preloaded instead: %.2fx, %+d KB", a[2] / a[1], a[4] - a[3]
+    printf "\n" }'
 }
 
 # build_demo: the demo, by examples/Makefile's rules, in $WORK/demo.

@@ -116,7 +116,7 @@ awk -F'|' -v times="$WORK/times.txt" -v cold="$WORK/cold.txt" '
 
 # First use of a module: a generated library with about 100k records.
 gen=$WORK/many-functions.c
-if [ ! -f "$WORK/libmany.so" ]; then
+if [ ! -f "$WORK/libmany.so" ] || [ "$plugin" -nt "$WORK/libmany.so" ]; then
   {
     echo "int sink_many(int);"
     for i in $(seq 1 15000); do
