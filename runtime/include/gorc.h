@@ -1,13 +1,15 @@
 /* libgorc: async-signal-safe stack unwinding over gorc records.
 
-   Link with -lgorc (libgorc.a or libgorc.so).  Every loaded module with
-   gorc records (section gorc_unwind, found through its .note.gorc) is used
-   without registration; code without records is unwound through its
-   .eh_frame, converted once into the same form outside signal context.
+   Link with -lgorc (libgorc.a or libgorc.so).  Nothing happens at load:
+   a walk finds each module it meets (glibc's _dl_find_object), reads its
+   gorc records (found through its .note.gorc) or, for code without
+   records, its .eh_frame in place, and keeps the states of hot return
+   addresses in a fixed-size cache.
 
    All functions here are async-signal-safe and thread-safe: no allocation,
-   no lock on the unwind path, every memory read checked against the
-   current thread's stack bounds.  */
+   no lock on the unwind path, every stack read checked against the
+   current thread's stack bounds (and, for a stack not known to be mapped,
+   against what the kernel shows readable).  */
 
 #ifndef GORC_H
 #define GORC_H
@@ -68,8 +70,9 @@ const char *gorc_strerror(int err);
 /* Opt-in crash traces: on SIGSEGV, SIGBUS, SIGABRT and SIGFPE print the
    faulting thread's symbolized stack on stderr (only async-signal-safe
    calls in the handler), then let the signal kill the process as before.
-   Call it once, in normal context (it reads the loaded modules' symbol
-   tables and maps an alternate signal stack for the calling thread).
+   Call it once, in normal context (it maps an alternate signal stack for
+   the calling thread and sets the handlers; symbols are read from the
+   modules' files when a crash is printed).
    Returns 0 or -errno.  LD_PRELOAD=libgorc-preload.so with
    GORC_CRASH_TRACE=1 installs it in an unmodified program.  */
 int gorc_install_crash_handler(void);
