@@ -27,7 +27,7 @@ enum gorc_error {
   GORC_EBADFRAME = 4,    /* the CFA or a saved value is outside the stack */
   GORC_EDIRECTION = 5,   /* the stack went the wrong way (a loop) */
   GORC_EINVAL = 6,       /* bad argument */
-  GORC_EINIT = 7,        /* libgorc could not set itself up */
+  GORC_EINIT = 7,        /* not returned since libgorc v2 (the numbers are ABI) */
   GORC_ECORRUPT = 8      /* the module's records or .eh_frame are malformed here */
 };
 

@@ -1,24 +1,22 @@
-/* libgorc keeps per thread, from one walk to the next, the view of the
-   module last walked and the state words of a walk's first frames, and
-   only the outermost walk of a thread writes them.  Here gorc_backtrace
-   runs in a loop from two call sites with different first frames (so the
-   first-frame entries are rewritten on every walk), a library is opened
-   and closed every 40 walks (so the registry generation changes and the
-   cached view must be found again), and walks in signal handlers
-   interrupt the loop's walks.  Every walk of the loop must give exactly
-   the chain its call site gave the first time, and every handler walk
-   must give the interrupted chain below the signal frame.
+/* Walks interrupted by walks while libgorc's caches are written: the PC
+   cache (written by a walk that misses it, read by every walk, also by a
+   handler's walk that interrupted a walk writing it) and the module slots
+   (filled when a walk meets a module, rewritten when the library opened
+   and closed every 40 walks comes back).  Here gorc_backtrace runs in a
+   loop from two call sites with different chains, and walks in signal
+   handlers interrupt the loop's walks.  Every walk of the loop must give
+   exactly the chain its call site gave the first time, and every handler
+   walk must give the interrupted chain below the signal frame.
 
    The interruptions are driven, not waited for:
    - every few walks the chain raises SIGPROF at a chosen depth, and the
-     handler's walk (an outermost one, rewriting the caches) must follow
-     the chain from there;
+     handler's walk must follow the chain from there;
    - some walks run single-stepped (the trap flag), and at every
      instruction of gorc_backtrace a SIGTRAP handler walks: nested walks
      at every point of a walk writing the caches, which must all follow
      the interrupted chain.  Both handlers walk through one function, so
-     that their first frames are the same and meet each other's
-     first-frame entries.
+     that their first frames are the same and meet each other's cache
+     entries.
    A sampler thread sends SIGPROF too, counted but not required.  The
    loop runs on the main thread (gorc_backtrace's own path) and then on
    another thread (the cursor path).  */
