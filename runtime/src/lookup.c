@@ -1,32 +1,33 @@
 /* libgorc: the state of an address, and the PC cache (see lookup.h).  */
 
-#include <string.h>
 #include "gorc.h"
 #include "lookup.h"
 
 _Atomic uint64_t gorc_rt_cache[GORC_RT_CACHE_SIZE];
 
+/* Is OFF below the CFA a slot the fast word can name (8k or 8j)?  */
+static int fast_slot(int64_t off)
+{
+  return off < 0 && (-off & ~(int64_t)GORC_RT_W_SLOT8_MASK) == 0;
+}
+
 uint32_t gorc_rt_fast_word(const struct gorc_state *s)
 {
-  uint64_t k8 = 0, j8;
+  uint64_t w = s->cfa_kind == GORC_CFA_BP ? GORC_RT_W_CFA_BP : 0;
   if ((s->cfa_kind != GORC_CFA_SP && s->cfa_kind != GORC_CFA_BP) || s->cfa_off < 8
       || (s->cfa_off & ~(int64_t)GORC_RT_W_OFF_MASK) || s->ra_kind != GORC_RA_CFA
       || s->ra_off != -8)
     return 0;
-  if (s->bp_kind == GORC_BP_CFA && s->bp_off < 0 && (-s->bp_off & ~(int64_t)GORC_RT_W_SLOT8_MASK) == 0)
-    k8 = (uint64_t)-s->bp_off;
+  w |= (uint64_t)s->cfa_off;
+  if (s->bp_kind == GORC_BP_CFA && fast_slot(s->bp_off))
+    w |= (uint64_t)-s->bp_off << GORC_RT_W_BP_SHIFT;
   else if (s->bp_kind != GORC_BP_SAME)
     return 0;
-  if (s->aux_kind == GORC_AUX_SAME)
-    j8 = 0;
-  else if (s->aux_kind == GORC_AUX_CFA && s->aux_off < 0
-           && (-s->aux_off & ~(int64_t)GORC_RT_W_SLOT8_MASK) == 0)
-    j8 = (uint64_t)-s->aux_off;
-  else
-    return (uint32_t)((s->cfa_kind == GORC_CFA_BP ? GORC_RT_W_CFA_BP : 0) | GORC_RT_W_RBX_LOST
-                      | (uint64_t)s->cfa_off | k8 << GORC_RT_W_BP_SHIFT);
-  return (uint32_t)((s->cfa_kind == GORC_CFA_BP ? GORC_RT_W_CFA_BP : 0) | (uint64_t)s->cfa_off
-                    | k8 << GORC_RT_W_BP_SHIFT | j8 << GORC_RT_W_RBX_SHIFT);
+  if (s->aux_kind == GORC_AUX_CFA && fast_slot(s->aux_off))
+    w |= (uint64_t)-s->aux_off << GORC_RT_W_RBX_SHIFT;
+  else if (s->aux_kind != GORC_AUX_SAME)
+    w |= GORC_RT_W_RBX_LOST;
+  return (uint32_t)w;
 }
 
 int gorc_rt_state(uint64_t pc, struct gorc_state *s, struct gorc_rt_module *m, int *has_module)
