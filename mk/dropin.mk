@@ -28,7 +28,7 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 # The symbol reader is libgorc's (runtime/src/elfsym.c), shared with the
 # crash handler.
 PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c runtime/src/elfsym.c
-PROF_HDRS = tools/prof.h tools/prof-svg.h runtime/src/elfsym.h
+PROF_HDRS = include/gorc/prof.h tools/prof-svg.h runtime/src/elfsym.h
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
 	$(CC) $(TOOL_CFLAGS) -Iruntime/src -o $@ $(PROF_SRCS) -lstdc++
 

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "elfsym.h"
-#include "prof.h"
+#include "gorc/prof.h"
 #include "prof-svg.h"
 
 /* libstdc++'s demangler (linked with -lstdc++ for this only).  */

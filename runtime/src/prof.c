@@ -7,7 +7,7 @@
    interrupted stack with gorc_backtrace_ucontext into a cell of a
    lock-free ring (bounded MPMC, sequence numbers; a full ring drops the
    sample and counts it).  A writer thread drains the ring every 10 ms
-   into GORC_PROF_OUT.PID (format: tools/prof.h), together with the
+   into GORC_PROF_OUT.PID (format: include/gorc/prof.h), together with the
    module map whenever a module was loaded.  At exit the ring is drained
    a last time.  The start reads nothing of any module: the module map is
    each module's span and path (dl_iterate_phdr), walks find modules as
@@ -33,7 +33,7 @@
 #include "gorc.h"
 #include "internal.h"
 #pragma GCC visibility pop
-#include "../../tools/prof.h"
+#include "gorc/prof.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
 #define RING_CELLS 1024   /* power of two; 4 MB, touched as used */

@@ -1,4 +1,4 @@
-/* gorc-prof: the data file written by the sampler in libgorc-preload.so
+/* gorc-prof: the profile stream, the data file written by the sampler in libgorc-preload.so
    (runtime/src/prof.c) and read by tools/gorc-prof.c.
 
    One file per profiled process image, GORC_PROF_OUT.PID (GORC_PROF_OUT.PID.N
