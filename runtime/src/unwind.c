@@ -255,22 +255,30 @@ static int start_trusted(const struct gorc_cursor *c, uint64_t sp)
     return 1;
   if (in_range(own, c->priv[P_ALO], c->priv[P_AHI]))
     return 0;
+  /* Not on the altstack (asked above when it mattered): the walking
+     code's frame is on the same stack as SP when it lies below it, up to
+     the same top.  */
   if (c->priv[P_FLAGS] & F_THREAD)
-    return (thread_stack_low && sp >= thread_stack_low) || (own < sp && own >= thread_stack_low
-                                                              && thread_stack_low);
+    return (thread_stack_low && sp >= thread_stack_low)
+           || (own < sp && sp < c->priv[P_HI] && c->priv[P_HI] - own < (1ull << 30));
   return own < sp && own >= c->priv[P_LO] && sp < c->priv[P_HI];
 }
 
 /* Start C's walk at an untrusted SP in probe mode: from sp to the end of
-   its page, if the kernel lets us read it.  Not the red zone below: the
-   page under sp need not be mapped (a stack that grows on demand has not
-   grown there yet), and nothing a walk needs lies below sp.  */
+   its page, if the kernel lets us read it, and the red zone below it if
+   that is readable too (an interrupted leaf or epilogue may have a saved
+   register there: after "pop %rbp" the caller's rbp is at sp - 8).  */
 static void start_probed(struct gorc_cursor *c, uint64_t sp)
 {
-  uint64_t lo = sp & ~(uint64_t)7;
+  uint64_t lo = sp & ~(uint64_t)7, red = (sp - REDZONE) & ~(uint64_t)7;
   c->priv[P_FLAGS] |= F_PROBE;
   c->priv[P_LO] = lo;
-  c->priv[P_HI] = probe(lo) ? (sp | 4095) + 1 : lo;
+  c->priv[P_HI] = lo;
+  if (!probe(lo))
+    return;
+  c->priv[P_HI] = (sp | 4095) + 1;
+  if ((red >> 12 == lo >> 12) || probe(red))
+    c->priv[P_LO] = red;
 }
 
 uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
