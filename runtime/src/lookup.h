@@ -40,7 +40,6 @@
 #define GORC_RT_W_BP_SHIFT 11          /* (w >> 11) & 0xf8 = 8k */
 #define GORC_RT_W_RBX_SHIFT 16         /* (w >> 16) & 0xf8 = 8j */
 #define GORC_RT_W_SLOT8_MASK 0xf8u
-#define GORC_RT_W_BITS 24
 
 static inline uint64_t gorc_rt_w_off(uint32_t w)
 {
