@@ -72,8 +72,14 @@ deps-if-missing:
 
 $(PLUGINS) $(TOOLS) $(RUNTIME_OBJS): | deps-if-missing
 
-$(PLUGIN): $(call plugin_for,$(CC_MAJOR))
-	ln -sf gcc-$(CC_MAJOR)/gorc.so $@
+# plugin/gorc.so names $(CC)'s plugin: looked at on every make, since
+# another make (CC=gcc-11, as the GCC 11 testsuite run's make install
+# does) may have pointed it at another GCC's.
+.PHONY: plugin-link
+plugin-link: $(call plugin_for,$(CC_MAJOR))
+	@test "$$(readlink $(PLUGIN) 2>/dev/null)" = gcc-$(CC_MAJOR)/gorc.so || \
+	  ln -sfn gcc-$(CC_MAJOR)/gorc.so $(PLUGIN)
+$(PLUGIN): plugin-link
 
 # plugin_rule GCC G++ MAJOR: the plugin for one GCC, refused with a clear
 # message for a version gorc does not support or without its headers.
