@@ -186,27 +186,32 @@ static int main_bias(const struct phdrs *p, uint64_t *bias)
 }
 
 /* The main program, from the auxiliary vector, if PC is in it: static
-   programs too, where _dl_find_object does not describe it fully.  */
-static int main_program(uint64_t pc, struct gorc_rt_module *m)
+   programs too, where _dl_find_object does not describe it fully.  Only
+   its identity (its span, its .eh_frame_hdr) into *M and its program
+   headers into *P: the rest is read once, when no slot holds it yet.  */
+static int main_program(uint64_t pc, struct gorc_rt_module *m, struct phdrs *p)
 {
-  struct phdrs p = { (const ElfW(Phdr) *)getauxval(AT_PHDR), (unsigned)getauxval(AT_PHNUM), 0 };
-  uint64_t lo = UINT64_MAX, hi = 0;
-  if (!p.ph || getauxval(AT_PHENT) != sizeof(ElfW(Phdr)) || main_bias(&p, &p.bias) != 0)
+  uint64_t lo = UINT64_MAX, hi = 0, eh_hdr = 0;
+  p->ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+  p->n = (unsigned)getauxval(AT_PHNUM);
+  if (!p->ph || getauxval(AT_PHENT) != sizeof(ElfW(Phdr)) || main_bias(p, &p->bias) != 0)
     return -1;
-  for (unsigned i = 0; i < p.n; i++)
-    if (p.ph[i].p_type == PT_LOAD) {
-      uint64_t start = p.bias + p.ph[i].p_vaddr;
+  for (unsigned i = 0; i < p->n; i++) {
+    uint64_t start = p->bias + p->ph[i].p_vaddr;
+    if (p->ph[i].p_type == PT_LOAD) {
       lo = start < lo ? start : lo;
-      hi = start + p.ph[i].p_memsz > hi ? start + p.ph[i].p_memsz : hi;
+      hi = start + p->ph[i].p_memsz > hi ? start + p->ph[i].p_memsz : hi;
+    } else if (p->ph[i].p_type == PT_GNU_EH_FRAME) {
+      eh_hdr = start;
     }
+  }
   if (pc < lo || pc >= hi)
     return -1;
   memset(m, 0, sizeof *m);
   m->map_lo = lo;
   m->map_hi = hi;
+  m->eh_hdr = eh_hdr;
   m->permanent = 1;
-  read_phdrs(m, &p);
-  m->eh_hdr = m->eh.hdr;
   return 0;
 }
 
@@ -297,25 +302,43 @@ static void store(struct gorc_rt_module *m)
 
 /* The module _dl_find_object reports for PC (its identity only), or the
    main program from the auxiliary vector (the link_map with an empty
-   name, or none: static programs).  */
-static int identify(uint64_t pc, struct gorc_rt_module *m, struct dl_find_object *f)
+   name, or none: static programs), then *MAIN_PH holds its headers.  */
+static int identify(uint64_t pc, struct gorc_rt_module *m, struct phdrs *main_ph)
 {
-  if (_dl_find_object((void *)(uintptr_t)pc, f) != 0
-      || ((const struct link_map *)f->dlfo_link_map)->l_name[0] == 0)
-    return main_program(pc, m);
+  struct dl_find_object f;
+  main_ph->ph = NULL;
+  if (_dl_find_object((void *)(uintptr_t)pc, &f) != 0
+      || ((const struct link_map *)f.dlfo_link_map)->l_name[0] == 0)
+    return main_program(pc, m, main_ph);
   memset(m, 0, sizeof *m);
-  m->map_lo = (uint64_t)(uintptr_t)f->dlfo_map_start;
-  m->map_hi = (uint64_t)(uintptr_t)f->dlfo_map_end;
-  m->link_map = f->dlfo_link_map;
-  m->eh_hdr = (uint64_t)(uintptr_t)f->dlfo_eh_frame;
+  m->map_lo = (uint64_t)(uintptr_t)f.dlfo_map_start;
+  m->map_hi = (uint64_t)(uintptr_t)f.dlfo_map_end;
+  m->link_map = f.dlfo_link_map;
+  m->eh_hdr = (uint64_t)(uintptr_t)f.dlfo_eh_frame;
   return 0;
+}
+
+/* Read what M's walks need from its headers (once, for a new slot).  */
+static void read_module(struct gorc_rt_module *m, const struct phdrs *main_ph)
+{
+  const struct link_map *lm = m->link_map;
+  struct phdrs p;
+  if (!lm) {
+    read_phdrs(m, main_ph);
+    return;
+  }
+  if (phdrs_at(m->map_lo, m->map_hi, lm->l_addr, &p) == 0)
+    read_phdrs(m, &p);
+  else
+    m->bias = lm->l_addr;
+  m->fingerprint = fingerprint(lm);
 }
 
 int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m)
 {
-  struct dl_find_object f;
+  struct phdrs main_ph;
   struct gorc_rt_module seen;
-  if (identify(pc, m, &f) != 0)
+  if (identify(pc, m, &main_ph) != 0)
     return -1;
   for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS; i++) {
     /* A racy first look at the start, so that only a likely slot is
@@ -327,15 +350,7 @@ int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m)
       return 0;
     }
   }
-  if (m->link_map) {
-    const struct link_map *lm = m->link_map;
-    struct phdrs p;
-    if (phdrs_at(m->map_lo, m->map_hi, lm->l_addr, &p) == 0)
-      read_phdrs(m, &p);
-    else
-      m->bias = lm->l_addr;
-    m->fingerprint = fingerprint(lm);
-  }
+  read_module(m, &main_ph);
   store(m);
   return 0;
 }
@@ -343,10 +358,10 @@ int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m)
 int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc, struct gorc_rt_module *held)
 {
   struct gorc_rt_module now;
-  struct dl_find_object f;
+  struct phdrs main_ph;
   if (slot >= GORC_RT_MODULE_SLOTS || read_slot(slot, held) != 0)
     return 0;
-  return held->permanent || (identify(pc, &now, &f) == 0 && still_held(held, &now));
+  return held->permanent || (identify(pc, &now, &main_ph) == 0 && still_held(held, &now));
 }
 
 int gorc_rt_module_slot_holds(unsigned slot, uint32_t seq)
