@@ -7,7 +7,7 @@
    installing thread (a stack overflow there still gets a trace) and the
    sigactions.  Nothing is read of any module until a crash: the handler
    walks (gorc_backtrace_ucontext), and for each frame finds the module
-   with _dl_find_object and its function symbol in the module's file
+   as the walk does (module.c) and its function symbol in the module's file
    (elfsym.c: .symtab, else the separate debug file's, else .dynsym,
    read with open/pread into stack buffers), so modules loaded after the
    install are named too.  C++ names are demangled by libstdc++'s
@@ -19,7 +19,6 @@
    trace with a note.  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
 #include <pthread.h>
@@ -189,25 +188,23 @@ static void out_name(struct out *o, const char *name)
   }
 }
 
-/* The file of the module holding PC into PATH, and its load bias.  */
+/* The file of the module holding PC into PATH, and its load bias: the
+   walk's own module lookup (static programs included).  */
 static int module_of(uint64_t pc, char *path, size_t pathlen, uint64_t *bias)
 {
-  struct dl_find_object f;
-  if (_dl_find_object((void *)(uintptr_t)pc, &f) != 0)
+  struct gorc_rt_module m;
+  if (gorc_rt_module_find(pc, &m) != 0)
     return -1;
-  const struct link_map *lm = f.dlfo_link_map;
-  *bias = lm->l_addr;
-  if (lm->l_name && lm->l_name[0]) {
-    size_t n = strnlen(lm->l_name, pathlen - 1);
-    memcpy(path, lm->l_name, n);
+  const struct link_map *lm = m.link_map;
+  const char *file = gorc_rt_module_file(lm ? lm->l_name : NULL, path, pathlen);
+  if (!file)
+    return -1;
+  if (file != path) {
+    size_t n = strnlen(file, pathlen - 1);
+    memcpy(path, file, n);
     path[n] = 0;
-    return 0;
   }
-  /* the main program */
-  ssize_t n = readlink("/proc/self/exe", path, pathlen - 1);
-  if (n <= 0)
-    return -1;
-  path[n] = 0;
+  *bias = m.bias;
   return 0;
 }
 

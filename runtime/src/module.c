@@ -390,10 +390,13 @@ const char *gorc_rt_module_span_and_path(const struct dl_phdr_info *info, uint64
     *lo = a < *lo ? a : *lo;
     *hi = a + ph->p_memsz > *hi ? a + ph->p_memsz : *hi;
   }
-  if (*lo >= *hi)
-    return NULL;
-  if (info->dlpi_name && info->dlpi_name[0])
-    return info->dlpi_name;
+  return *lo < *hi ? gorc_rt_module_file(info->dlpi_name, buf, bufsize) : NULL;
+}
+
+const char *gorc_rt_module_file(const char *name, char *buf, size_t bufsize)
+{
+  if (name && name[0])
+    return name;
   ssize_t n = readlink("/proc/self/exe", buf, bufsize - 1);
   if (n <= 0)
     return NULL;

@@ -85,10 +85,14 @@ GORC_HIDDEN int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc,
 GORC_HIDDEN int gorc_rt_module_has_code(const struct gorc_rt_module *m, uint64_t addr,
                                         uint64_t len);
 
-/* For the crash handler's and the profiler's module lists (normal
-   context): the span [*LO, *HI) of INFO's executable segments and its
-   file name (the executable's through /proc/self/exe, into BUF).
-   Returns the name, or NULL when the module has no code or no name.  */
+/* A module's file: NAME (its link_map's), or for the main program (NULL
+   or empty NAME) the executable's through /proc/self/exe, into BUF.
+   Returns it, or NULL when it cannot be had.  Async-signal-safe.  */
+GORC_HIDDEN const char *gorc_rt_module_file(const char *name, char *buf, size_t bufsize);
+
+/* For the profiler's module list (normal context): the span [*LO, *HI)
+   of INFO's executable segments and its file (gorc_rt_module_file).
+   Returns the file, or NULL when the module has no code or no name.  */
 struct dl_phdr_info;
 GORC_HIDDEN const char *gorc_rt_module_span_and_path(const struct dl_phdr_info *info,
                                                      uint64_t *lo, uint64_t *hi,
