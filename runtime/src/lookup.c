@@ -13,6 +13,11 @@ static int fast_slot(int64_t off)
 
 uint32_t gorc_rt_fast_word(const struct gorc_state *s)
 {
+  /* The outermost frame, as the general step decides it: a CFA rule it
+     can follow (an undefined one may be a signal frame's) and no return
+     address.  */
+  if (s->ra_kind == GORC_RA_UNDEFINED)
+    return s->cfa_kind != GORC_CFA_UNDEFINED && s->cfa_kind != GORC_CFA_END ? GORC_RT_W_END : 0;
   uint64_t w = s->cfa_kind == GORC_CFA_BP ? GORC_RT_W_CFA_BP : 0;
   if ((s->cfa_kind != GORC_CFA_SP && s->cfa_kind != GORC_CFA_BP) || s->cfa_off < 8
       || (s->cfa_off & ~(int64_t)GORC_RT_W_OFF_MASK) || s->ra_kind != GORC_RA_CFA
@@ -52,9 +57,8 @@ static void cache_put(const struct gorc_rt_module *m, uint64_t pc, uint32_t w)
 {
   if (m->slot >= GORC_RT_MODULE_SLOTS || pc >= GORC_RT_CACHE_MAX_PC)
     return;
-  _Atomic uint64_t *e = &gorc_rt_cache[pc & (GORC_RT_CACHE_SIZE - 1)];
-  uint64_t v = (pc >> GORC_RT_CACHE_BITS) << GORC_RT_CACHE_TAG_SHIFT
-               | (uint64_t)m->slot << GORC_RT_CACHE_SLOT_SHIFT | w;
+  _Atomic uint64_t *e = &gorc_rt_cache[gorc_rt_cache_index(pc)];
+  uint64_t v = gorc_rt_cache_make(m->slot, pc, w);
   atomic_store_explicit(e, v, memory_order_relaxed);
   atomic_thread_fence(memory_order_seq_cst);
   if (!gorc_rt_module_slot_holds(m->slot, m->seq))
@@ -67,16 +71,14 @@ static void cache_put(const struct gorc_rt_module *m, uint64_t pc, uint32_t w)
    GORC_RT_NO_SLOT.  */
 static unsigned entry_slot(struct gorc_rt_walk_modules *wm, uint64_t pc)
 {
-  uint64_t e = atomic_load_explicit(&gorc_rt_cache[pc & (GORC_RT_CACHE_SIZE - 1)],
-                                    memory_order_relaxed);
-  unsigned slot = (unsigned)(e >> GORC_RT_CACHE_SLOT_SHIFT) & (GORC_RT_MODULE_SLOTS - 1);
-  struct gorc_rt_module held;
-  if (e == 0 || (e >> GORC_RT_CACHE_TAG_SHIFT) != (pc >> GORC_RT_CACHE_BITS))
+  uint64_t e = gorc_rt_cache_entry(pc);
+  unsigned slot = gorc_rt_cache_slot(e, pc);
+  if (!gorc_rt_cache_tag_matches(e, pc))
     return GORC_RT_NO_SLOT;
-  if (!((wm->checked >> slot) & 1)) {
-    if (!gorc_rt_module_still_loaded(slot, pc, &held))
+  if (!gorc_rt_walk_checked(wm, slot)) {
+    if (!gorc_rt_module_slot_current(slot, pc))
       return GORC_RT_NO_SLOT;
-    wm->checked |= 1ull << slot;
+    gorc_rt_walk_set_checked(wm, slot);
   }
   return slot;
 }
@@ -93,15 +95,19 @@ uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc, unsigned *sl
     return 0;
   *slot = m.slot;
   if (m.slot < GORC_RT_MODULE_SLOTS)
-    wm->checked |= 1ull << m.slot;   /* found loaded just now */
+    gorc_rt_walk_set_checked(wm, m.slot);   /* found loaded just now */
   w = gorc_rt_fast_word(&s);
   if (w)
     cache_put(&m, pc, w);
   return w;
 }
 
-void gorc_rt_cache_forget(void)
+void gorc_rt_cache_forget_slot(unsigned slot)
 {
-  for (unsigned i = 0; i < GORC_RT_CACHE_SIZE; i++)
-    atomic_store_explicit(&gorc_rt_cache[i], 0, memory_order_relaxed);
+  for (unsigned i = 0; i < GORC_RT_CACHE_SIZE; i++) {
+    uint64_t e = atomic_load_explicit(&gorc_rt_cache[i], memory_order_relaxed);
+    if (e != 0 && gorc_rt_cache_slot(e, gorc_rt_cache_pc(e, i)) == slot)
+      atomic_compare_exchange_strong_explicit(&gorc_rt_cache[i], &e, 0, memory_order_relaxed,
+                                              memory_order_relaxed);
+  }
 }

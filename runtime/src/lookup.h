@@ -3,20 +3,22 @@
 
    gorc_rt_state finds a state the long way: the module (module.c), its
    gorc records (records.c), else its .eh_frame (eh_lookup.c).  States
-   the walk's inner loop can follow (a "fast word", below) are kept in a
-   direct-mapped cache keyed by the address: 16384 entries of one 64-bit
-   word each, reserved as zero-filled memory up front (128 KiB of address
-   space, paid for in RSS only as entries are used), written and read
-   without a lock, also from signal handlers: an entry is one atomic word.
+   the walk's inner loop can follow (a "fast word", below: the outermost
+   frame is one too) are kept in a direct-mapped cache keyed by the
+   address: 32768 entries of one 64-bit word each, reserved as
+   zero-filled memory up front (256 KiB of address space, paid for in RSS
+   only as entries are used), written and read without a lock, also from
+   signal handlers: an entry is one atomic word.
 
    An entry names the module slot its state came from, and a walk asks
    once per slot whether that slot's module is still loaded
-   (gorc_rt_module_still_loaded) before it trusts entries of it: a module
+   (gorc_rt_module_slot_current) before it trusts entries of it: a module
    unloaded and another loaded at the same address never lends the new
-   one its states.  When a slot is given to another module, the whole
-   cache is forgotten; a writer that raced that checks the slot again
-   after its write and takes the entry back (cache_put), so every entry
-   that stays is of its slot's present module.  */
+   one its states.  When a slot is given to another module (only past
+   GORC_RT_MODULE_SLOTS modules), the entries of that slot are forgotten,
+   and no other; a writer that raced that checks the slot again after its
+   write and takes the entry back (cache_put), so every entry that stays
+   is of its slot's present module.  */
 
 #ifndef GORC_RT_LOOKUP_H
 #define GORC_RT_LOOKUP_H
@@ -26,9 +28,12 @@
 #include "module.h"
 
 /* A fast word: a state the inner loop follows with the registers in
-   locals, 24 bits.  Never 0 (the offset is at least 8).
+   locals, 24 bits.  Never 0.
      bit 0        the CFA is rbp + off (else rsp + off)
      bit 1        rbx is unknown after this frame (gorc records)
+     bit 2        the outermost frame (the return address is undefined:
+                  _start, a thread's start): the walk ends here, and
+                  every other field is 0
      bits 3..13   off itself (a multiple of 8, 8..16376)
      bits 14..18  k: rbp unchanged (0) or saved at CFA - 8k (1..31)
      bits 19..23  j: rbx unchanged (0) or saved at CFA - 8j (1..31)
@@ -36,6 +41,7 @@
    a mask away from what the loop needs.  */
 #define GORC_RT_W_CFA_BP 1u
 #define GORC_RT_W_RBX_LOST 2u
+#define GORC_RT_W_END 4u
 #define GORC_RT_W_OFF_MASK 0x3ff8u
 #define GORC_RT_W_BP_SHIFT 11          /* (w >> 11) & 0xf8 = 8k */
 #define GORC_RT_W_RBX_SHIFT 16         /* (w >> 16) & 0xf8 = 8j */
@@ -59,34 +65,103 @@ static inline uint64_t gorc_rt_w_rbx8(uint32_t w)
   return (w >> GORC_RT_W_RBX_SHIFT) & GORC_RT_W_SLOT8_MASK;
 }
 
-/* The cache.  An entry: bits 31..63 the tag (pc >> 14: no user-space
-   address is above 2^47), bits 24..29 the module slot, bits 0..23 the
-   fast word; 0 is empty.  */
-#define GORC_RT_CACHE_BITS 14
+/* The cache: entry (PC ^ PC >> 15) & (GORC_RT_CACHE_SIZE - 1) may hold
+   PC (the high bits are folded in: code at one offset of libraries
+   mapped 32 KiB or 2 MiB apart must not share an entry).  An entry is
+   KEY << 24 | the fast word, 0 when empty, where the key of PC from
+   module slot SLOT is (PC >> 7) ^ SLOT ^ GORC_RT_CACHE_KEY_SALT: bits 15
+   and up of PC (the tag: no user-space address is above 2^47; with the
+   entry's index it gives the whole address) and, in the low 8 bits, the
+   slot mixed with PC's bits 7..14, which the tag and index fix.  So one
+   compare of the entry's top 40 bits checks tag and slot together, and
+   the slot is the key's low 8 bits mixed back.  The salt makes an empty
+   entry (key 0) match only addresses in the last 32 KiB below 2^47,
+   where no code is (the kernel keeps the top page unmapped and the stack
+   below it).  */
+#define GORC_RT_CACHE_BITS 15
 #define GORC_RT_CACHE_SIZE (1u << GORC_RT_CACHE_BITS)
-#define GORC_RT_CACHE_TAG_SHIFT 31
-#define GORC_RT_CACHE_SLOT_SHIFT 24
+#define GORC_RT_CACHE_KEY_SHIFT 24
+#define GORC_RT_CACHE_SLOT_PC_SHIFT 7
 #define GORC_RT_CACHE_WORD_MASK 0xffffffu
 #define GORC_RT_CACHE_MAX_PC (1ull << 47)
+#define GORC_RT_CACHE_KEY_SALT ((GORC_RT_CACHE_MAX_PC - 1) >> GORC_RT_CACHE_BITS << 8)
+_Static_assert(GORC_RT_MODULE_SLOTS == 1u << (GORC_RT_CACHE_BITS - GORC_RT_CACHE_SLOT_PC_SHIFT),
+               "the key's low bits hold every slot number");
+_Static_assert(47 - GORC_RT_CACHE_SLOT_PC_SHIFT + GORC_RT_CACHE_KEY_SHIFT <= 64,
+               "an entry holds the key of every user-space address");
 
 GORC_HIDDEN extern _Atomic uint64_t gorc_rt_cache[GORC_RT_CACHE_SIZE];
 
+static inline uint64_t gorc_rt_cache_index(uint64_t pc)
+{
+  return (pc ^ pc >> GORC_RT_CACHE_BITS) & (GORC_RT_CACHE_SIZE - 1);
+}
+
+/* The address entry E at INDEX holds (E not empty).  */
+static inline uint64_t gorc_rt_cache_pc(uint64_t e, uint64_t index)
+{
+  uint64_t tag = (e >> GORC_RT_CACHE_KEY_SHIFT ^ GORC_RT_CACHE_KEY_SALT) >> 8;
+  return tag << GORC_RT_CACHE_BITS | ((index ^ tag) & (GORC_RT_CACHE_SIZE - 1));
+}
+
+static inline uint64_t gorc_rt_cache_entry(uint64_t pc)
+{
+  return atomic_load_explicit(&gorc_rt_cache[gorc_rt_cache_index(pc)], memory_order_relaxed);
+}
+
+/* The key of PC from module slot SLOT: an entry holds PC for SLOT when
+   its top bits equal it.  */
+static inline uint64_t gorc_rt_cache_key(uint64_t slot, uint64_t pc)
+{
+  return (pc >> GORC_RT_CACHE_SLOT_PC_SHIFT) ^ slot ^ GORC_RT_CACHE_KEY_SALT;
+}
+
+static inline uint64_t gorc_rt_cache_make(uint64_t slot, uint64_t pc, uint32_t w)
+{
+  return gorc_rt_cache_key(slot, pc) << GORC_RT_CACHE_KEY_SHIFT | w;
+}
+
+/* Does entry E hold PC (whatever its slot)?  */
+static inline int gorc_rt_cache_tag_matches(uint64_t e, uint64_t pc)
+{
+  return e != 0 && (e >> GORC_RT_CACHE_KEY_SHIFT ^ GORC_RT_CACHE_KEY_SALT) >> 8
+                       == pc >> GORC_RT_CACHE_BITS;
+}
+
+/* The slot of entry E, the entry of PC (only PC's index bits count).  */
+static inline unsigned gorc_rt_cache_slot(uint64_t e, uint64_t pc)
+{
+  return (unsigned)(gorc_rt_cache_key(0, pc) ^ e >> GORC_RT_CACHE_KEY_SHIFT)
+         & (GORC_RT_MODULE_SLOTS - 1);
+}
+
 /* What one walk has checked: the slots whose module it found still
-   loaded.  */
+   loaded, a bit per slot.  */
 struct gorc_rt_walk_modules {
-  uint64_t checked;                              /* bit per slot */
+  uint64_t checked[GORC_RT_MODULE_SLOTS / 64];
 };
+
+static inline int gorc_rt_walk_checked(const struct gorc_rt_walk_modules *wm, unsigned slot)
+{
+  return (wm->checked[slot / 64] >> (slot % 64)) & 1;
+}
+
+static inline void gorc_rt_walk_set_checked(struct gorc_rt_walk_modules *wm, unsigned slot)
+{
+  wm->checked[slot / 64] |= 1ull << (slot % 64);
+}
 
 /* No slot: matches no cache entry.  */
 #define GORC_RT_NO_SLOT GORC_RT_MODULE_SLOTS
 
-/* Start a walk: the main program's slot, when known, counts as checked
-   (it is never rewritten).  Returns it (GORC_RT_NO_SLOT: not known yet).  */
+/* Start a walk: the slots of permanent modules count as checked (they
+   are never rewritten).  Returns the main program's slot, where a walk
+   most often starts (GORC_RT_NO_SLOT: not known yet).  */
 static inline unsigned gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm)
 {
-  unsigned main_slot = atomic_load_explicit(&gorc_rt_main_slot, memory_order_acquire);
-  wm->checked = main_slot < GORC_RT_MODULE_SLOTS ? 1ull << main_slot : 0;
-  return main_slot;
+  for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS / 64; i++)
+    wm->checked[i] = atomic_load_explicit(&gorc_rt_permanent_slots[i], memory_order_acquire);
+  return atomic_load_explicit(&gorc_rt_main_slot, memory_order_relaxed);
 }
 
 /* The fast word of PC if the cache holds it for module slot SLOT (one
@@ -96,11 +171,8 @@ static inline unsigned gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm
    wider than an entry's).  */
 static inline uint32_t gorc_rt_cache_word_of(uint64_t slot, uint64_t pc)
 {
-  uint64_t e = atomic_load_explicit(&gorc_rt_cache[pc & (GORC_RT_CACHE_SIZE - 1)],
-                                    memory_order_relaxed);
-  if ((e >> GORC_RT_CACHE_SLOT_SHIFT)
-      != ((pc >> GORC_RT_CACHE_BITS) << (GORC_RT_CACHE_TAG_SHIFT - GORC_RT_CACHE_SLOT_SHIFT)
-          | slot))
+  uint64_t e = gorc_rt_cache_entry(pc);
+  if ((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key(slot, pc))
     return 0;
   return (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
 }
@@ -119,9 +191,9 @@ GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc,
 GORC_HIDDEN int gorc_rt_state(uint64_t pc, struct gorc_state *s, struct gorc_rt_module *m,
                               int *has_module);
 
-/* Forget every cached state (a module slot is being given to another
-   module).  */
-GORC_HIDDEN void gorc_rt_cache_forget(void);
+/* Forget every cached state of module slot SLOT (it is being given to
+   another module).  */
+GORC_HIDDEN void gorc_rt_cache_forget_slot(unsigned slot);
 
 /* S as a fast word, or 0 when the inner loop cannot follow it.  */
 GORC_HIDDEN uint32_t gorc_rt_fast_word(const struct gorc_state *s);

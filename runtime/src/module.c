@@ -23,6 +23,18 @@ struct module_slot {
 static struct module_slot slots[GORC_RT_MODULE_SLOTS];
 static _Atomic unsigned next_victim;
 _Atomic unsigned gorc_rt_main_slot = GORC_RT_MODULE_SLOTS;
+_Atomic uint64_t gorc_rt_permanent_slots[GORC_RT_MODULE_SLOTS / 64];
+
+/* What tells one loaded module from another: what _dl_find_object says
+   of it, and a hash of its file name (glibc reuses link_maps and
+   addresses).  PERMANENT: the main program (found without
+   _dl_find_object's link_map in static programs).  */
+struct module_id {
+  uint64_t map_lo, map_hi;
+  const void *link_map;
+  uint64_t eh_hdr;
+  int permanent;
+};
 
 /* ---- reading a module's headers in place ---- */
 
@@ -189,7 +201,7 @@ static int main_bias(const struct phdrs *p, uint64_t *bias)
    programs too, where _dl_find_object does not describe it fully.  Only
    its identity (its span, its .eh_frame_hdr) into *M and its program
    headers into *P: the rest is read once, when no slot holds it yet.  */
-static int main_program(uint64_t pc, struct gorc_rt_module *m, struct phdrs *p)
+static int main_program(uint64_t pc, struct module_id *id, struct phdrs *p)
 {
   uint64_t lo = UINT64_MAX, hi = 0, eh_hdr = 0;
   p->ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
@@ -207,47 +219,46 @@ static int main_program(uint64_t pc, struct gorc_rt_module *m, struct phdrs *p)
   }
   if (pc < lo || pc >= hi)
     return -1;
-  memset(m, 0, sizeof *m);
-  m->map_lo = lo;
-  m->map_hi = hi;
-  m->eh_hdr = eh_hdr;
-  m->permanent = 1;
+  id->map_lo = lo;
+  id->map_hi = hi;
+  id->link_map = NULL;
+  id->eh_hdr = eh_hdr;
+  id->permanent = 1;
   return 0;
 }
 
 /* ---- slots ---- */
 
-static int same_module(const struct gorc_rt_module *a, const struct gorc_rt_module *b)
+static int same_id(const struct module_id *a, const struct gorc_rt_module *b)
 {
   return a->map_lo == b->map_lo && a->map_hi == b->map_hi && a->link_map == b->link_map
          && a->eh_hdr == b->eh_hdr;
 }
 
-static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ p[i]) * 0x100000001b3ull;
-  return h;
-}
-
-/* What tells a module from another loaded at the same address into the
-   same link_map (glibc reuses both): its file name, read from the
-   link_map _dl_find_object gives now (never from the module's own
-   memory, which may be another module's gap by now).  */
+/* A hash of a module's file name, read from the link_map _dl_find_object
+   gives now (never from the module's own memory, which may be another
+   module's gap by now): FNV-1a over 8 bytes at a time, so that the check
+   a walk makes once per module stays cheap.  */
 static uint64_t fingerprint(const struct link_map *lm)
 {
-  uint64_t h = 0xcbf29ce484222325ull;
-  if (lm && lm->l_name)
-    h = fnv(h, (const uint8_t *)lm->l_name, strnlen(lm->l_name, PATH_MAX));
-  return h;
+  uint64_t h = 0xcbf29ce484222325ull, word;
+  if (!lm || !lm->l_name)
+    return h;
+  size_t n = strnlen(lm->l_name, PATH_MAX), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&word, lm->l_name + i, 8);
+    h = (h ^ word) * 0x100000001b3ull;
+  }
+  word = 0;
+  memcpy(&word, lm->l_name + i, n - i);
+  return ((h ^ word) * 0x100000001b3ull) ^ n;
 }
 
-/* Is the module at PC now (*NOW, from _dl_find_object) the one *HELD
-   describes?  */
-static int still_held(const struct gorc_rt_module *held, const struct gorc_rt_module *now)
+/* Is the module now at PC (ID, from _dl_find_object) the one slot copy
+   HELD describes?  */
+static int still_held(const struct gorc_rt_module *held, const struct module_id *id)
 {
-  return same_module(held, now) && (held->permanent
-                                    || fingerprint(now->link_map) == held->fingerprint);
+  return same_id(id, held) && (held->permanent || fingerprint(id->link_map) == held->fingerprint);
 }
 
 /* Copy slot I into *M if it holds a module and was not being rewritten.  */
@@ -266,63 +277,107 @@ static int read_slot(unsigned i, struct gorc_rt_module *m)
   return 0;
 }
 
-/* Keep M in a slot: an empty one, else the next in turn that is not the
-   main program's.  A slot that held another module is rewritten, and
-   the PC cache forgets everything (it may hold states of that module).
-   When no slot can be had at once (another writer), M stays in no slot.  */
-static void store(struct gorc_rt_module *m)
+/* The slot module_find looks at first for a module mapped at MAP_LO (a
+   hint: the slot is checked whole).  Slot number + 1, 0 for none.  */
+#define HINTS 1024
+static _Atomic uint16_t hints[HINTS];
+
+static _Atomic uint16_t *hint_of(uint64_t map_lo)
 {
-  m->slot = GORC_RT_MODULE_SLOTS;
+  return &hints[(map_lo >> 12) * 0x9e3779b97f4a7c15ull >> 54];
+}
+_Static_assert(HINTS == 1u << (64 - 54), "hint_of indexes all of hints[]");
+
+/* A slot to give to a new module: an empty one while there is one, then
+   in turn, never the main program's.  The victim's cached states are
+   forgotten (only past GORC_RT_MODULE_SLOTS modules).  Returns the slot,
+   locked for writing (its sequence number made odd: *SEQ the old one),
+   or GORC_RT_MODULE_SLOTS when none can be had at once (another
+   writer).  */
+static unsigned take_slot(uint32_t *old_seq)
+{
+  static _Atomic unsigned next_empty;
+  unsigned first = atomic_load_explicit(&next_empty, memory_order_relaxed);
   for (unsigned tries = 0; tries < 2 * GORC_RT_MODULE_SLOTS; tries++) {
-    unsigned i = tries < GORC_RT_MODULE_SLOTS
-                     ? tries
-                     : atomic_fetch_add_explicit(&next_victim, 1, memory_order_relaxed)
-                           % GORC_RT_MODULE_SLOTS;
+    int filling = first + tries < GORC_RT_MODULE_SLOTS;
+    unsigned i = filling ? first + tries
+                         : atomic_fetch_add_explicit(&next_victim, 1, memory_order_relaxed)
+                               % GORC_RT_MODULE_SLOTS;
     struct module_slot *s = &slots[i];
     uint32_t seq = atomic_load_explicit(&s->seq, memory_order_relaxed);
-    if ((seq & 1) || (tries < GORC_RT_MODULE_SLOTS && seq != 0) || (seq && s->m.permanent))
+    if ((seq & 1) || (filling && seq != 0) || (seq && s->m.permanent))
       continue;
     if (!atomic_compare_exchange_strong_explicit(&s->seq, &seq, seq + 1, memory_order_acquire,
                                                  memory_order_relaxed))
       continue;
-    atomic_thread_fence(memory_order_release);
-    if (seq != 0)
-      gorc_rt_cache_forget();
-    memcpy(&s->m, m, sizeof *m);
-    /* 0 stays "empty".  */
-    uint32_t next = seq + 2 == 0 ? 2 : seq + 2;
-    atomic_store_explicit(&s->seq, next, memory_order_release);
-    m->slot = i;
-    m->seq = next;
-    if (m->permanent)
-      atomic_store_explicit(&gorc_rt_main_slot, i, memory_order_release);
-    return;
+    if (filling)
+      atomic_store_explicit(&next_empty, i + 1, memory_order_relaxed);
+    *old_seq = seq;
+    return i;
   }
+  return GORC_RT_MODULE_SLOTS;
+}
+
+/* Keep M in a slot (take_slot).  A slot that held another module is
+   rewritten, and the PC cache forgets that slot's entries.  When no slot
+   can be had at once, M stays in no slot.  */
+static void store(struct gorc_rt_module *m)
+{
+  uint32_t seq;
+  unsigned i = take_slot(&seq);
+  m->slot = i;
+  if (i == GORC_RT_MODULE_SLOTS)
+    return;
+  struct module_slot *s = &slots[i];
+  /* A writer of the cache that read this slot before the rewrite sees
+     the odd number after its write (cache_put) and takes its entry
+     back: the number's change is ordered before the forgetting.  */
+  atomic_thread_fence(memory_order_seq_cst);
+  if (seq != 0)
+    gorc_rt_cache_forget_slot(i);
+  memcpy(&s->m, m, sizeof *m);
+  /* 0 stays "empty".  */
+  uint32_t next = seq + 2 == 0 ? 2 : seq + 2;
+  atomic_store_explicit(&s->seq, next, memory_order_release);
+  atomic_store_explicit(hint_of(m->map_lo), (uint16_t)(i + 1), memory_order_relaxed);
+  m->seq = next;
+  if (m->permanent)
+    atomic_fetch_or_explicit(&gorc_rt_permanent_slots[i / 64], 1ull << (i % 64),
+                             memory_order_release);
+  if (m->permanent && !m->link_map)
+    atomic_store_explicit(&gorc_rt_main_slot, i, memory_order_release);
 }
 
 /* The module _dl_find_object reports for PC (its identity only), or the
    main program from the auxiliary vector (the link_map with an empty
    name, or none: static programs), then *MAIN_PH holds its headers.  */
-static int identify(uint64_t pc, struct gorc_rt_module *m, struct phdrs *main_ph)
+static int identify(uint64_t pc, struct module_id *id, struct phdrs *main_ph)
 {
   struct dl_find_object f;
   main_ph->ph = NULL;
   if (_dl_find_object((void *)(uintptr_t)pc, &f) != 0
       || ((const struct link_map *)f.dlfo_link_map)->l_name[0] == 0)
-    return main_program(pc, m, main_ph);
-  memset(m, 0, sizeof *m);
-  m->map_lo = (uint64_t)(uintptr_t)f.dlfo_map_start;
-  m->map_hi = (uint64_t)(uintptr_t)f.dlfo_map_end;
-  m->link_map = f.dlfo_link_map;
-  m->eh_hdr = (uint64_t)(uintptr_t)f.dlfo_eh_frame;
+    return main_program(pc, id, main_ph);
+  id->map_lo = (uint64_t)(uintptr_t)f.dlfo_map_start;
+  id->map_hi = (uint64_t)(uintptr_t)f.dlfo_map_end;
+  id->link_map = f.dlfo_link_map;
+  id->eh_hdr = (uint64_t)(uintptr_t)f.dlfo_eh_frame;
+  id->permanent = 0;
   return 0;
 }
 
-/* Read what M's walks need from its headers (once, for a new slot).  */
-static void read_module(struct gorc_rt_module *m, const struct phdrs *main_ph)
+/* Read what a new slot for the module ID needs from its headers into M.  */
+static void read_module(struct gorc_rt_module *m, const struct module_id *id,
+                        const struct phdrs *main_ph)
 {
-  const struct link_map *lm = m->link_map;
+  const struct link_map *lm = id->link_map;
   struct phdrs p;
+  memset(m, 0, sizeof *m);
+  m->map_lo = id->map_lo;
+  m->map_hi = id->map_hi;
+  m->link_map = id->link_map;
+  m->eh_hdr = id->eh_hdr;
+  m->permanent = id->permanent;
   if (!lm) {
     read_phdrs(m, main_ph);
     return;
@@ -332,36 +387,60 @@ static void read_module(struct gorc_rt_module *m, const struct phdrs *main_ph)
   else
     m->bias = lm->l_addr;
   m->fingerprint = fingerprint(lm);
+  m->permanent = gorc_rt_module_is_permanent(lm);
+}
+
+/* The slot holding the module ID into *M: the hinted slot first, then
+   every slot whose start matches (a racy first look, so that only a
+   likely slot is copied; the copy is then checked whole).  */
+static int find_slot(const struct module_id *id, struct gorc_rt_module *m)
+{
+  unsigned hinted = atomic_load_explicit(hint_of(id->map_lo), memory_order_relaxed);
+  if (hinted && read_slot(hinted - 1, m) == 0 && still_held(m, id))
+    return 0;
+  for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS; i++) {
+    if (__atomic_load_n(&slots[i].m.map_lo, __ATOMIC_RELAXED) != id->map_lo)
+      continue;
+    if (read_slot(i, m) == 0 && still_held(m, id))
+      return 0;
+  }
+  return -1;
 }
 
 int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m)
 {
   struct phdrs main_ph;
-  struct gorc_rt_module seen;
-  if (identify(pc, m, &main_ph) != 0)
+  struct module_id id;
+  if (identify(pc, &id, &main_ph) != 0)
     return -1;
-  for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS; i++) {
-    /* A racy first look at the start, so that only a likely slot is
-       copied; the copy is then checked whole.  */
-    if (__atomic_load_n(&slots[i].m.map_lo, __ATOMIC_RELAXED) != m->map_lo)
-      continue;
-    if (read_slot(i, &seen) == 0 && still_held(&seen, m)) {
-      *m = seen;
-      return 0;
-    }
-  }
-  read_module(m, &main_ph);
+  if (find_slot(&id, m) == 0)
+    return 0;
+  read_module(m, &id, &main_ph);
   store(m);
   return 0;
 }
 
-int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc, struct gorc_rt_module *held)
+int gorc_rt_module_slot_current(unsigned slot, uint64_t pc)
 {
-  struct gorc_rt_module now;
+  struct module_slot *s = &slots[slot];
+  struct module_id now;
   struct phdrs main_ph;
-  if (slot >= GORC_RT_MODULE_SLOTS || read_slot(slot, held) != 0)
+  uint32_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+  if (seq == 0 || (seq & 1))
     return 0;
-  return held->permanent || (identify(pc, &now, &main_ph) == 0 && still_held(held, &now));
+  /* Only the identity is read, in place; a rewrite meanwhile shows in
+     the number.  */
+  struct gorc_rt_module held;
+  held.map_lo = s->m.map_lo;
+  held.map_hi = s->m.map_hi;
+  held.link_map = s->m.link_map;
+  held.eh_hdr = s->m.eh_hdr;
+  held.fingerprint = s->m.fingerprint;
+  held.permanent = s->m.permanent;
+  atomic_thread_fence(memory_order_acquire);
+  if (atomic_load_explicit(&s->seq, memory_order_relaxed) != seq)
+    return 0;
+  return held.permanent || (identify(pc, &now, &main_ph) == 0 && still_held(&held, &now));
 }
 
 int gorc_rt_module_slot_holds(unsigned slot, uint32_t seq)

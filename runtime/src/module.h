@@ -7,15 +7,17 @@
    GORC_RT_MODULE_SLOTS slots, so later walks through the module read
    nothing of it but the tables they look up.
 
-   A slot is rewritten when another module needs it (round robin); its
-   sequence number changes with every rewrite (odd while it is being
-   written), and everything that refers to a slot (the PC cache) carries
-   that number, so it never uses what it learnt about a module that has
-   gone.  Whether the module a slot describes is still loaded is asked of
-   _dl_find_object again, once per walk and slot (gorc_rt_module_still_loaded):
-   dlclose tells nobody, and another module may be loaded at the same
-   address.  The main program's slot needs no such check: it is never
-   unloaded.  */
+   There are GORC_RT_MODULE_SLOTS slots: a program with more modules than
+   that has its walks' modules take slots in turn (round robin, never the
+   main program's).  A slot's sequence number changes with every rewrite
+   (odd while it is being written); the PC cache forgets a rewritten
+   slot's entries, and a cache writer that raced the rewrite sees the new
+   number and takes its entry back, so no entry outlives its module's
+   slot.  Whether the module a slot describes is still loaded is asked of
+   _dl_find_object again, once per walk and slot
+   (gorc_rt_module_slot_current): dlclose tells nobody, and another module
+   may be loaded at the same address.  The main program's slot needs no
+   such check: it is never unloaded.  */
 
 #ifndef GORC_RT_MODULE_H
 #define GORC_RT_MODULE_H
@@ -25,7 +27,7 @@
 
 #define GORC_HIDDEN __attribute__((visibility("hidden")))
 
-#define GORC_RT_MODULE_SLOTS 64
+#define GORC_RT_MODULE_SLOTS 256
 #define GORC_RT_MAX_EXEC 8         /* executable PT_LOADs kept per module */
 
 /* What a module's gorc records are, as far as the walk is concerned.  */
@@ -60,26 +62,34 @@ struct gorc_rt_module {
      of GORC_RT_MODULE_SLOTS means the copy is in no slot */
   unsigned slot;
   uint32_t seq;
-  int permanent;                   /* the main program: never unloaded */
+  int permanent;                   /* never unloaded: the main program, the
+                                      modules it needs, libc and the dynamic
+                                      linker (permanent.c) */
 };
 
 /* The main program's slot, once a walk has met it (GORC_RT_MODULE_SLOTS
-   until then): never rewritten, so every walk may take it as checked.  */
+   until then).  */
 GORC_HIDDEN extern _Atomic unsigned gorc_rt_main_slot;
+
+/* The slots of permanent modules, a bit per slot: never rewritten, so
+   every walk may take them as checked.  */
+GORC_HIDDEN extern _Atomic uint64_t gorc_rt_permanent_slots[GORC_RT_MODULE_SLOTS / 64];
 
 /* Does slot SLOT still hold what it held at sequence number SEQ?  */
 GORC_HIDDEN int gorc_rt_module_slot_holds(unsigned slot, uint32_t seq);
+
+/* Is the module of LINK_MAP one that is never unloaded (permanent.c)?  */
+GORC_HIDDEN int gorc_rt_module_is_permanent(const void *link_map);
 
 /* Find the module holding PC into *M.  Returns 0, or -1 when PC is in no
    loaded module.  Async-signal-safe; the first time for a module it
    reads the module's ELF and program headers.  */
 GORC_HIDDEN int gorc_rt_module_find(uint64_t pc, struct gorc_rt_module *m);
 
-/* Is the module slot SLOT holds still loaded, where PC is (PC asks
-   _dl_find_object)?  Returns 1 with a copy of the slot in *HELD (its
-   number in held->seq), else 0.  */
-GORC_HIDDEN int gorc_rt_module_still_loaded(unsigned slot, uint64_t pc,
-                                            struct gorc_rt_module *held);
+/* Is the module slot SLOT holds (a slot the PC cache named for PC) still
+   the one loaded where PC is (PC asks _dl_find_object)?  Reads only the
+   slot's identity, in place: the check a walk makes once per module.  */
+GORC_HIDDEN int gorc_rt_module_slot_current(unsigned slot, uint64_t pc);
 
 /* Is [addr, addr + len) inside one executable segment of M?  */
 GORC_HIDDEN int gorc_rt_module_has_code(const struct gorc_rt_module *m, uint64_t addr,

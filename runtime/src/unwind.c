@@ -516,13 +516,18 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
    word (lookup.h), with the registers in locals, and stops (leaving the
    registers of the frame it stopped at in *R) at anything else.  Stores
    the return addresses at R->out up to R->end.  A hot return address in
-   the module of the frame before costs one PC-cache lookup
-   (gorc_rt_cache_word_of); the rest go through gorc_rt_word, which checks
-   the module and fills the cache.
+   the module of the frame before costs one PC-cache load and compare;
+   one in another module this walk has checked, a second compare
+   (word_of_other); the rest go through gorc_rt_word, which checks the
+   module and fills the cache.  The outermost frame is a fast word too
+   (GORC_RT_W_END), so a walk to _start or a thread's start ends in the
+   loop.
 
    rbx is followed as the general step does: unchanged (j = 0), restored
-   from its slot (j = 1..31, then known), or lost (GORC_RT_W_RBX_LOST).  The loop
+   from its slot (j = 1..31), or lost (GORC_RT_W_RBX_LOST).  The loop
    only notes where the value is (rbx_at) and reads it once at the end.
+   A walk that does not know rbx yet runs a copy of the loop that follows
+   nothing of it until a frame restores it (fast_frames).
 
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
    [lo, hi) is inside the stack sp is on, with lo <= sp - REDZONE.  A CFA
@@ -539,11 +544,13 @@ struct walk_regs {
   void **out, **end;
 };
 
-/* The memo of one run of the inner loop: a return address whose state is
-   an rsp-based fast word, and that word.  */
-struct walk_memo {
-  uint64_t ip;
-  uint32_t w;
+/* Why the inner loop stopped.  */
+enum fast_stop {
+  FAST_MAX,        /* the output is full */
+  FAST_END,        /* the outermost frame was reached: the walk is complete */
+  FAST_SLOW,       /* a frame the general step must take */
+  FAST_RBX         /* a frame that restores rbx, met by the copy that does
+                      not follow it */
 };
 
 #define LOAD_STACK(a) (*(const volatile uint64_t *)(uintptr_t)(a))
@@ -572,116 +579,137 @@ struct loop_regs {
   void **out;
 };
 
-/* A run of one return address (recursion): the same address has the same
-   state.  Every frame of the run saved rbp and rbx (if at all) at the
-   same place below its CFA, so only the last frame's slots matter: the
-   loop itself only follows the CFA.  The slots need no check: the frame
-   that set the memo passed the checks of fast_frames on this stack, and
-   the run's CFAs are higher.  Returns 0 when the walk cannot go on in the
-   inner loop.  */
-static inline __attribute__((always_inline)) int run_frames(struct loop_regs *l,
-                                                            const struct walk_memo *m,
-                                                            uint64_t hi, void **end)
+/* A run of one return address (recursion): the frame just stepped
+   returned into itself, L->ip, so the frames after it have its
+   rsp-based word W too, until a return address differs.  Every frame of
+   the run saved rbp and rbx (if at all) at the same place below its CFA,
+   so only the last frame's slots matter: the loop itself only follows
+   the CFA.  The slots need no check: the frame before passed the checks
+   of fast_loop on this stack, and the run's CFAs are higher.  Returns
+   FAST_MAX when the walk can go on in the inner loop.  */
+static inline __attribute__((always_inline)) enum fast_stop
+run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
 {
-  uint64_t off = gorc_rt_w_off(m->w), sp = l->sp, run_sp = sp, cfa, ra;
+  uint64_t off = gorc_rt_w_off(w), sp = l->sp, run_sp = sp, cfa, ra;
   void **out = l->out;
-  int more = 1;
-  for (;;) {
+  enum fast_stop stop = FAST_MAX;
+  while (out < end) {
     cfa = sp + off;
     if (cfa > hi) {
-      more = 0;
+      stop = FAST_SLOW;
       break;
     }
     ra = LOAD_STACK(cfa - 8);
-    if (ra != m->ip) {
-      /* The run's last frame (or the outermost frame: the general step
-         says so).  */
-      if (ra == 0) {
-        more = 0;
-        break;
-      }
-      l->ip = ra;
-      sp = cfa;
-      *out++ = (void *)(uintptr_t)ra;
+    if (ra == 0) {
+      stop = FAST_END;
       break;
     }
     sp = cfa;
     *out++ = (void *)(uintptr_t)ra;
-    if (out >= end)
+    if (ra != l->ip) {
+      /* The run's last frame.  */
+      l->ip = ra;
       break;
+    }
   }
   if (sp != run_sp) {
-    uint64_t k8 = gorc_rt_w_bp8(m->w);
+    uint64_t k8 = gorc_rt_w_bp8(w);
     if (k8)
       l->bp = LOAD_STACK(sp - k8);
-    l->rbx_at = rbx_after(l->rbx_at, m->w, sp);
+    l->rbx_at = rbx_after(l->rbx_at, w, sp);
   }
   l->sp = sp;
   l->out = out;
-  return more;
+  return stop;
 }
 
-/* The slow half of the inner loop's lookup: the cache entry of another
-   module, or the long way.  Out of line, so that the loop keeps its
-   registers.  */
+/* The slow half of the inner loop's lookup of PC, whose cache entry E
+   is not of module slot *SLOT: the entry of another module this walk has
+   checked, else the long way (gorc_rt_word).  Out of line, so that the
+   loop keeps its registers.  */
 static __attribute__((noinline)) uint32_t word_of_other(struct gorc_rt_walk_modules *wm,
-                                                         uint64_t pc, unsigned *slot)
+                                                         uint64_t pc, uint64_t e,
+                                                         unsigned *slot)
 {
+  unsigned other = gorc_rt_cache_slot(e, pc);
+  if (gorc_rt_cache_tag_matches(e, pc) && gorc_rt_walk_checked(wm, other)) {
+    *slot = other;
+    return (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
+  }
   return gorc_rt_word(wm, pc, slot);
 }
 
-__attribute__((noinline)) static void fast_frames(struct walk_regs *r,
-                                                  struct gorc_rt_walk_modules *wm,
-                                                  struct walk_memo *memo, unsigned *slot)
+/* The inner loop (see above); TRACK_RBX is a constant of each copy.  */
+static inline __attribute__((always_inline)) enum fast_stop
+fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
+          const int track_rbx)
 {
   uint64_t ip = r->ip, sp = r->sp, bp = r->bp, rbx_at = 0;
   void **out = r->out, **const end = r->end;
   const uint64_t hi = r->hi, lo = r->lo;
-  /* CFAs at or above lo + SLOT_REACH need no check of their rbp and rbx
-     slots.  */
-  const uint64_t safe_lo = lo + SLOT_REACH;
-  unsigned module_slot = *slot;
-  struct walk_memo m = *memo;
+  /* A CFA in [safe_lo, hi] needs no other check: its return address is
+     below hi, its rbp and rbx slots at or above lo (the caller makes
+     sure that hi > safe_lo).  */
+  const uint64_t safe_lo = lo + SLOT_REACH, span = hi - safe_lo;
+  uint64_t module_slot = *slot;
+  enum fast_stop stop = FAST_MAX;
 
   while (out < end) {
-    uint64_t cfa, ra;
-    if (ip == m.ip) {
-      struct loop_regs l = { ip, sp, bp, rbx_at, out };
-      int more = run_frames(&l, &m, hi, end);
-      ip = l.ip, sp = l.sp, bp = l.bp, rbx_at = l.rbx_at, out = l.out;
-      if (!more)
+    uint64_t pc = ip - 1, cfa, ra;
+    uint64_t e = gorc_rt_cache_entry(pc);
+    uint32_t w = (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
+    if (__builtin_expect((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key(module_slot, pc),
+                         0)) {
+      unsigned other = (unsigned)module_slot;
+      if (!(w = word_of_other(wm, pc, e, &other))) {
+        stop = FAST_SLOW;
         break;
-      continue;
-    }
-    uint32_t w = gorc_rt_cache_word_of(module_slot, ip - 1);
-    if (__builtin_expect(!w, 0)) {
-      unsigned other = module_slot;
-      if (!(w = word_of_other(wm, ip - 1, &other)))
-        break;
+      }
       module_slot = other;
     }
-    if (w & GORC_RT_W_CFA_BP) {
-      cfa = bp + gorc_rt_w_off(w);
-      if (cfa <= sp || (cfa & 7))
+    if (!track_rbx && gorc_rt_w_rbx8(w)) {
+      stop = FAST_RBX;
+      break;
+    }
+    if (__builtin_expect(w & (GORC_RT_W_CFA_BP | GORC_RT_W_END), 0)) {
+      if (w & GORC_RT_W_END) {
+        stop = FAST_END;
         break;
+      }
+      cfa = bp + gorc_rt_w_off(w);
+      if (cfa <= sp || (cfa & 7)) {
+        stop = FAST_SLOW;
+        break;
+      }
     } else {
       /* > sp and aligned: the offset is 8..16376, a multiple of 8 */
       cfa = sp + gorc_rt_w_off(w);
-      m.ip = ip;
-      m.w = w;
     }
-    if (cfa > hi || (cfa < safe_lo && !slots_inside(w, cfa, lo)))
+    if (__builtin_expect(cfa - safe_lo > span, 0) && (cfa > hi || !slots_inside(w, cfa, lo))) {
+      stop = FAST_SLOW;
       break;
+    }
     ra = LOAD_STACK(cfa - 8);
-    if (ra == 0)
+    if (ra == 0) {
+      stop = FAST_END;
       break;
+    }
     uint64_t k8 = gorc_rt_w_bp8(w);
     if (k8)
       bp = LOAD_STACK(cfa - k8);
-    rbx_at = rbx_after(rbx_at, w, cfa);
+    if (track_rbx)
+      rbx_at = rbx_after(rbx_at, w, cfa);
+    int recursion = ra == ip && !(w & GORC_RT_W_CFA_BP);
     ip = ra;
     sp = cfa;
     *out++ = (void *)(uintptr_t)ra;
+    if (__builtin_expect(recursion, 0)) {
+      struct loop_regs l = { ip, sp, bp, rbx_at, out };
+      stop = run_frames(&l, w, hi, end);
+      ip = l.ip, sp = l.sp, bp = l.bp, rbx_at = l.rbx_at, out = l.out;
+      if (stop != FAST_MAX)
+        break;
+    }
   }
   r->ip = ip;
   r->sp = sp;
@@ -693,8 +721,24 @@ __attribute__((noinline)) static void fast_frames(struct walk_regs *r,
     r->rbx = LOAD_STACK(rbx_at);
     r->rbx_known = 1;
   }
-  *memo = m;
-  *slot = module_slot;
+  *slot = (unsigned)module_slot;
+  return stop;
+}
+
+/* The inner loop, in a copy that follows rbx from the first frame that
+   restores it from its slot (or from the start, when the walk knows it):
+   glibc's resolver has a CFA rule on rbx, and _dl_fixup, below it,
+   saves rbx.  */
+static __attribute__((noinline)) enum fast_stop fast_frames(struct walk_regs *r,
+                                                            struct gorc_rt_walk_modules *wm,
+                                                            unsigned *slot)
+{
+  if (!r->rbx_known) {
+    enum fast_stop stop = fast_loop(r, wm, slot, 0);
+    if (stop != FAST_RBX)
+      return stop;
+  }
+  return fast_loop(r, wm, slot, 1);
 }
 
 /* A walk that stopped at MAX stored its last return address RA without
@@ -710,15 +754,14 @@ static int last_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t
 
 /* Go on walking C, whose ip is ips[N - 1], up to MAX addresses: fast
    frames in the inner loop; anything else (signal frames, DRAP rules, a
-   lost rbp, rbx to restore, errors, the outermost frame, the first frame
-   of a signal context) through gorc_rt_cursor_step, which decides it
-   exactly as for one frame.  FAST_FIRST: try the inner loop first.
-   Returns the step's last result (1: stopped at MAX) and stores the
-   number of addresses in *COUNT.  A return address that is no code (the
-   step says so, or the walk stopped at MAX right after it) is not kept.  */
+   lost rbp, rbx to restore, errors, the first frame of a signal context)
+   through gorc_rt_cursor_step, which decides it exactly as for one frame.
+   FAST_FIRST: try the inner loop first.  Returns the step's last result
+   (1: stopped at MAX, 0: the outermost frame) and stores the number of
+   addresses in *COUNT.  A return address that is no code (the step says
+   so, or the walk stopped at MAX right after it) is not kept.  */
 static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_first,
-                   struct gorc_rt_walk_modules *wm, unsigned *slot, struct walk_memo *memo,
-                   int *count)
+                   struct gorc_rt_walk_modules *wm, unsigned *slot, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
   int rc = 1;
@@ -733,18 +776,24 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
       lo = c->priv[P_ALO];
       hi = c->priv[P_AHI];
     }
-    if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
+    if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi
+        && hi - lo > SLOT_REACH) {
       struct walk_regs r = { c->ip, sp, c->bp, c->priv[P_RBX], (flags & F_RBX_KNOWN) != 0,
                              lo, hi, ips + n, ips + max };
-      fast_frames(&r, wm, memo, slot);
+      enum fast_stop stop = fast_frames(&r, wm, slot);
       int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
       c->bp = r.bp;
       c->priv[P_RBX] = r.rbx_known ? r.rbx : 0;
-      c->priv[P_FLAGS] = r.rbx_known ? flags | F_RBX_KNOWN : flags & ~(uint64_t)F_RBX_KNOWN;
+      flags = r.rbx_known ? flags | F_RBX_KNOWN : flags & ~(uint64_t)F_RBX_KNOWN;
+      c->priv[P_FLAGS] = stop == FAST_END ? flags | F_END : flags;
       c->priv[P_FRAMES] += (unsigned)stepped;
       n += stepped;
+      if (stop == FAST_END) {
+        rc = 0;
+        break;
+      }
       if (n >= max)
         break;
     }
@@ -756,7 +805,6 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
       break;
     }
     ips[n++] = (void *)(uintptr_t)c->ip;
-    memo->ip = 0;   /* the memo holds for one run of the inner loop */
   }
   if (rc == 1 && n > 1 && !(c->priv[P_FLAGS] & F_NOADJ)
       && !last_is_code(wm, *slot, (uint64_t)(uintptr_t)ips[n - 1])) {
@@ -770,14 +818,13 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
 int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
   struct gorc_rt_walk_modules wm;
-  struct walk_memo memo = { 0, 0 };
   if (max <= 0) {
     *count = 0;
     return 1;
   }
   unsigned slot = gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)c->ip;
-  return walk_on(c, ips, 1, max, 1, &wm, &slot, &memo, count);
+  return walk_on(c, ips, 1, max, 1, &wm, &slot, count);
 }
 
 /* gorc_backtrace's walk, from its caller's registers.  The common case,
@@ -788,7 +835,6 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
 {
   struct gorc_cursor c;
   struct gorc_rt_walk_modules wm;
-  struct walk_memo memo = { 0, 0 };
   uint64_t lo = (sp - REDZONE) & ~(uint64_t)7, hi = gorc_rt_main_hi;
   if (max <= 1 || !gorc_rt_main_self_known
       || (uint64_t)(uintptr_t)__builtin_thread_pointer() != gorc_rt_main_self
@@ -799,9 +845,13 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
   unsigned slot = gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)ip;
   struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max };
-  fast_frames(&r, &wm, &memo, &slot);
+  enum fast_stop stop = fast_frames(&r, &wm, &slot);
   int n = (int)(r.out - ips);
-  if (n >= max) {
+  if (stop == FAST_END) {
+    *count = n;
+    return 0;
+  }
+  if (stop == FAST_MAX) {
     if (!last_is_code(&wm, slot, (uint64_t)(uintptr_t)ips[n - 1])) {
       *count = n - 1;
       return -GORC_EBADFRAME;
@@ -817,5 +867,5 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
     c.priv[P_FLAGS] |= F_RBX_KNOWN;
   }
   c.priv[P_FRAMES] = (unsigned)(n - 1);
-  return walk_on(&c, ips, n, max, 0, &wm, &slot, &memo, count);
+  return walk_on(&c, ips, n, max, 0, &wm, &slot, count);
 }
