@@ -58,13 +58,19 @@ static int in_range(uint64_t a, uint64_t lo, uint64_t hi)
 
 static int extend_probed(const struct gorc_cursor *c, uint64_t a);
 
+/* Are the 8 bytes at A inside C's stack or altstack?  A walk in probe
+   mode grows its range to A's page when the kernel lets it read that far
+   (the range is the cursor's own: it stays grown).  */
+static inline __attribute__((always_inline)) int on_stack(const struct gorc_cursor *c, uint64_t a)
+{
+  return in_range(a, c->priv[P_LO], c->priv[P_HI]) || in_range(a, c->priv[P_ALO], c->priv[P_AHI])
+         || ((c->priv[P_FLAGS] & F_PROBE) && extend_probed(c, a) == 0);
+}
+
 /* A checked 8-byte stack read.  */
 static inline __attribute__((always_inline)) int rd(const struct gorc_cursor *c, uint64_t a, uint64_t *out)
 {
-  if (a & 7)
-    return -1;
-  if (!in_range(a, c->priv[P_LO], c->priv[P_HI]) && !in_range(a, c->priv[P_ALO], c->priv[P_AHI])
-      && !((c->priv[P_FLAGS] & F_PROBE) && extend_probed(c, a) == 0))
+  if ((a & 7) || !on_stack(c, a))
     return -1;
   *out = *(const volatile uint64_t *)(uintptr_t)a;
   return 0;
@@ -330,14 +336,18 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   return 0;
 }
 
+/* Register GREG saved in the ucontext at UC, read as stack (C's range
+   grows in probe mode).  */
+static int rd_saved_greg(const struct gorc_cursor *c, uint64_t uc, unsigned greg, uint64_t *out)
+{
+  return rd(c, uc + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg, out);
+}
+
 static int signal_frame(struct gorc_cursor *c)
 {
   uint64_t uc = c->sp, ip, sp, bp, rbx;
-  struct gorc_cursor t = *c;
-  t.priv[P_UC] = uc;
-  t.priv[P_FLAGS] &= ~(uint64_t)F_UC_TRUSTED;
-  if (rd_greg(&t, GORC_RT_GREG_IP, &ip) || rd_greg(&t, GORC_RT_GREG_SP, &sp)
-      || rd_greg(&t, GORC_RT_GREG_FP, &bp) || rd_greg(&t, GORC_RT_GREG_AUX, &rbx))
+  if (rd_saved_greg(c, uc, GORC_RT_GREG_IP, &ip) || rd_saved_greg(c, uc, GORC_RT_GREG_SP, &sp)
+      || rd_saved_greg(c, uc, GORC_RT_GREG_FP, &bp) || rd_saved_greg(c, uc, GORC_RT_GREG_AUX, &rbx))
     return -GORC_EBADFRAME;
   /* The walk started on the main thread's stack without asking for the
      altstack (set_thread_bounds); an altstack that lives inside that
@@ -371,7 +381,9 @@ static int signal_frame(struct gorc_cursor *c)
   } else if (sp <= c->sp) {
     return -GORC_EDIRECTION;
   }
-  if (!in_range(sp, c->priv[P_LO], c->priv[P_HI]) && !in_range(sp, c->priv[P_ALO], c->priv[P_AHI]))
+  /* In probe mode the interrupted sp is usually above the range read so
+     far (the signal frame lies below it): probe up to it.  */
+  if (!on_stack(c, sp))
     return -GORC_EBADFRAME;
   c->ip = ip;
   c->sp = sp;
