@@ -20,6 +20,10 @@
    mov $15, %rax; syscall.  */
 #define GORC_RT_SIGRETURN_CODE { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 }
 #define GORC_RT_SIGRETURN_LEN 9
+/* Its other instruction, the syscall, at this offset: an interrupted
+   context may stand there too (single-stepped through a handler's
+   return).  */
+#define GORC_RT_SIGRETURN_SYSCALL_OFF 7
 
 /* An interrupted context's registers (mcontext gregs[] indices).  */
 #define GORC_RT_GREG_IP REG_RIP

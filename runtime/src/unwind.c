@@ -136,12 +136,22 @@ static int probe(uint64_t a)
   return readable;
 }
 
-/* Are the bytes at IP glibc's __restore_rt?  Read safely: the module may
-   be unloaded by another thread's dlclose at any moment.  */
-static int is_restore_rt(uint64_t ip)
+/* Does glibc's __restore_rt start at START, in M's code?  Read safely:
+   the module may be unloaded by another thread's dlclose at any moment.  */
+static int restore_rt_at(const struct gorc_rt_module *m, uint64_t start)
 {
   uint8_t code[sizeof restore_rt];
-  return read_safely(ip, code, sizeof code) && memcmp(code, restore_rt, sizeof code) == 0;
+  return gorc_rt_module_has_code(m, start, sizeof code) && read_safely(start, code, sizeof code)
+         && memcmp(code, restore_rt, sizeof code) == 0;
+}
+
+/* Is IP, in M's code, an instruction of __restore_rt?  A return address
+   (INTERRUPTED 0) can only be its start; an interrupted context may also
+   stand at its syscall.  */
+static int is_restore_rt(const struct gorc_rt_module *m, uint64_t ip, int interrupted)
+{
+  return restore_rt_at(m, ip)
+         || (interrupted && restore_rt_at(m, ip - GORC_RT_SIGRETURN_SYSCALL_OFF));
 }
 
 /* The altstack's bounds into P_ALO/P_AHI, if this thread runs on it.  */
@@ -471,13 +481,13 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
     c->priv[P_FLAGS] |= F_NOT_CODE;
     return -GORC_EBADFRAME;
   }
-  /* A signal frame: the return address is glibc's __restore_rt.  Its
-     .eh_frame rule is an expression (UNDEFINED here), and code without
-     any rule has none, so only then are its bytes compared (and only
-     inside the module's code).  */
-  if ((found != 1 || st.cfa_kind == GORC_CFA_UNDEFINED)
-      && has_module && gorc_rt_module_has_code(&m, c->ip, sizeof restore_rt)
-      && is_restore_rt(c->ip))
+  /* A signal frame: the return address is glibc's __restore_rt (or an
+     interrupted context stands in it).  Its .eh_frame rule is an
+     expression (UNDEFINED here), and code without any rule has none, so
+     only then are its bytes compared (and only inside the module's
+     code).  */
+  if ((found != 1 || st.cfa_kind == GORC_CFA_UNDEFINED) && has_module
+      && is_restore_rt(&m, c->ip, (flags & F_NOADJ) != 0))
     return signal_frame(c);
   if (found < 0)
     return found;
