@@ -303,30 +303,50 @@ int gorc_rt_main_self_known;
 
 extern void *__libc_stack_end;
 
+/* Whether the main thread's stack has been noted (note_main_stack).  */
+static int main_stack_noted;
+
 /* The main thread's stack: from the page holding __libc_stack_end (the
    stack pointer at the program's start: every frame is below it) down
    by RLIMIT_STACK.  Constant work, no per-module work: the only thing
-   libgorc does at load.  */
-__attribute__((constructor)) static void main_stack_bounds(void)
+   libgorc does at load (main_stack_bounds).  A walk can come first: from
+   a constructor that runs before libgorc's (libgorc.a linked after the
+   object that has it), or from a signal handler meanwhile; such a walk
+   notes the stack itself (gorc_rt_cursor_start), else it would read
+   only the page of its sp.  Whoever notes it writes the same values, the
+   low bound before the high one, which says the bounds are known: a
+   walk that interrupts the noting sees both or neither.  Async-signal-
+   safe: getrlimit, gettid and getpid are system calls.  */
+static void note_main_stack(void)
 {
   struct rlimit rl;
-  uint64_t hi = ((uint64_t)(uintptr_t)__libc_stack_end + 4095) & ~(uint64_t)4095;
   uint64_t size = 8u << 20;
   if (syscall(SYS_gettid) == getpid()) {
     gorc_rt_main_self = (unsigned long)pthread_self();
-    gorc_rt_main_self_known = 1;
+    __atomic_store_n(&gorc_rt_main_self_known, 1, __ATOMIC_RELEASE);
   }
-  if (!__libc_stack_end)
-    return;
-  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-    size = rl.rlim_cur;
-  gorc_rt_main_hi = hi;
-  gorc_rt_main_lo = hi > size ? hi - size : 0;
+  if (__libc_stack_end) {
+    uint64_t hi = ((uint64_t)(uintptr_t)__libc_stack_end + 4095) & ~(uint64_t)4095;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+      size = rl.rlim_cur;
+    __atomic_store_n(&gorc_rt_main_lo, hi > size ? hi - size : 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&gorc_rt_main_hi, hi, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&main_stack_noted, 1, __ATOMIC_RELEASE);
+}
+
+/* Noted again even if a walk did it first: that walk may have run on
+   another thread, which cannot tell the main thread's pthread_self.  */
+__attribute__((constructor)) static void main_stack_bounds(void)
+{
+  note_main_stack();
 }
 
 int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64_t bp,
                          const void *uc)
 {
+  if (!__atomic_load_n(&main_stack_noted, __ATOMIC_ACQUIRE))
+    note_main_stack();
   memset(c->priv, 0, sizeof c->priv);
   c->ip = ip;
   c->sp = sp;
