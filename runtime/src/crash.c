@@ -3,9 +3,10 @@
    SIGABRT and SIGFPE, prints a symbolized trace of the faulting thread on
    stderr and lets the signal kill the process as it would have.
 
-   The install does constant work: an alternate signal stack for the
-   installing thread (a stack overflow there still gets a trace) and the
-   sigactions.  Nothing is read of any module until a crash: the handler
+   The install does constant work: one mapping, an alternate signal
+   stack for the installing thread (a stack overflow there still gets a
+   trace) and a stack to print on when the handler runs on a program's
+   own, smaller altstack; and the sigactions.  Nothing is read of any module until a crash: the handler
    walks (gorc_backtrace_ucontext), and for each frame finds the module
    as the walk does (module.c) and its function symbol in the module's file
    (elfsym.c: .symtab, else the separate debug file's, else .dynsym,
