@@ -3,9 +3,10 @@
    SIGABRT and SIGFPE, prints a symbolized trace of the faulting thread on
    stderr and lets the signal kill the process as it would have.
 
-   The install does constant work: an alternate signal stack for the
-   installing thread (a stack overflow there still gets a trace) and the
-   sigactions.  Nothing is read of any module until a crash: the handler
+   The install does constant work: one mapping, an alternate signal
+   stack for the installing thread (a stack overflow there still gets a
+   trace) and a stack to print on when the handler runs on a program's
+   own, smaller altstack; and the sigactions.  Nothing is read of any module until a crash: the handler
    walks (gorc_backtrace_ucontext), and for each frame finds the module
    as the walk does (module.c) and its function symbol in the module's file
    (elfsym.c: .symtab, else the separate debug file's, else .dynsym,
@@ -38,14 +39,27 @@
 #include "elfsym.h"
 
 #define CRASH_MAX_FRAMES 128
-/* Mapped once, touched only as used.  Room for the walk, the symbol
-   reader's buffers and the demangler, whose arrays on the stack take
-   about 72 bytes per character of the name (CRASH_DEMANGLE_MAX).  */
-#define CRASH_ALTSTACK (256 * 1024)
+/* The handler's stack need: the walk (about 4 KB), the symbol reader's
+   buffers (about 10 KB) and the demangler, whose arrays on the stack
+   take about 72 bytes per character of the name (CRASH_DEMANGLE_MAX).
+   Each of the two stacks below has this much room, mapped at the
+   install and touched only as used.  */
+#define CRASH_STACK (256 * 1024)
+#define CRASH_GUARD 4096
 #define CRASH_NAME_MAX 1024
 #define CRASH_DEMANGLE_MAX 1024
 
 static int installed;
+
+/* One mapping, made at the install: the installing thread's alternate
+   signal stack (unless the program has its own) on top, a guard page,
+   and below it the stack a trace is printed on when the handler runs on
+   an alternate stack that is not ours (a program's own, often SIGSTKSZ
+   = 8 KiB: too small).  Only the thread that took crashing_tid prints,
+   so one printing stack serves every thread; the installing thread's
+   altstack is apart, as that thread may fault meanwhile.  NULL when the
+   mapping failed: then the handler prints on whatever stack it runs on.  */
+static char *crash_altstack, *crash_print_stack;
 
 static void crash_handler(int sig, siginfo_t *si, void *uc);
 
@@ -54,16 +68,19 @@ __attribute__((visibility("default"))) int gorc_install_crash_handler(void)
   static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE };
   if (installed)
     return 0;
-  void *alt = mmap(NULL, CRASH_ALTSTACK, PROT_READ | PROT_WRITE,
+  char *map = mmap(NULL, 2 * CRASH_STACK + CRASH_GUARD, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-  if (alt != MAP_FAILED) {
-    stack_t ss = { .ss_sp = alt, .ss_size = CRASH_ALTSTACK, .ss_flags = 0 };
+  if (map != MAP_FAILED) {
+    crash_print_stack = map;
+    crash_altstack = map + CRASH_STACK + CRASH_GUARD;
+    /* A print stack that overflows faults instead of running into the
+       altstack.  */
+    mprotect(map + CRASH_STACK, CRASH_GUARD, PROT_NONE);
+    stack_t ss = { .ss_sp = crash_altstack, .ss_size = CRASH_STACK, .ss_flags = 0 };
     stack_t old;
     /* Keep an altstack the program set up itself.  */
     if (sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE))
       sigaltstack(&ss, NULL);
-    else
-      munmap(alt, CRASH_ALTSTACK);
   }
 
   struct sigaction sa;
@@ -292,45 +309,116 @@ static void wait_for_crashing_thread(void)
     nanosleep(&ts, NULL);
 }
 
-/* Header, then each frame: every line is written as soon as it is
-   complete, so a walk that faults loses nothing printed before.  */
-static void print_trace(int sig, siginfo_t *si, void *uc, int tid)
+/* The trace of the one thread that prints (crashing_tid).  */
+struct trace {
+  int sig;
+  siginfo_t *si;
+  void *uc;
+  int tid;
+  int n, err;   /* the walk's addresses (in trace_ips) and its error, 0 if none */
+};
+
+static void *trace_ips[CRASH_MAX_FRAMES];
+
+/* Each line is written as soon as it is complete, so a walk that faults
+   loses nothing printed before.  */
+
+/* The header, then frame #0, the interrupted instruction: printed from
+   the context before the walk, which may fault.  */
+static void print_head(void *arg)
 {
+  const struct trace *t = arg;
   struct out o;
-  void *ips[CRASH_MAX_FRAMES];
   o.len = 0;
   out_str(&o, "gorc: ");
-  out_str(&o, signame(sig));
-  if (sig != SIGABRT && si && si->si_code > 0) {
+  out_str(&o, signame(t->sig));
+  if (t->sig != SIGABRT && t->si && t->si->si_code > 0) {
     out_str(&o, " at address ");
-    out_hex(&o, (uint64_t)(uintptr_t)si->si_addr);
+    out_hex(&o, (uint64_t)(uintptr_t)t->si->si_addr);
   }
   out_str(&o, " in thread ");
-  out_dec(&o, (uint64_t)tid);
+  out_dec(&o, (uint64_t)t->tid);
   out_str(&o, "; stack trace:\n");
   out_flush(&o);
-  /* Frame #0 is the interrupted instruction: printed from the context
-     before the walk, which may fault.  */
-  out_frame(&o, 0, (uint64_t)((const ucontext_t *)uc)->uc_mcontext.gregs[GORC_RT_GREG_IP]);
+  out_frame(&o, 0, (uint64_t)((const ucontext_t *)t->uc)->uc_mcontext.gregs[GORC_RT_GREG_IP]);
   out_flush(&o);
-  int n = gorc_backtrace_ucontext(uc, ips, CRASH_MAX_FRAMES);
-  int err = 0;
-  if (n < 0) {
-    err = n;
-    n = gorc_backtrace_count();
+}
+
+static void walk_trace(struct trace *t)
+{
+  t->n = gorc_backtrace_ucontext(t->uc, trace_ips, CRASH_MAX_FRAMES);
+  t->err = 0;
+  if (t->n < 0) {
+    t->err = t->n;
+    t->n = gorc_backtrace_count();
   }
-  for (int i = 1; i < n; i++) {
-    out_frame(&o, i, (uint64_t)(uintptr_t)ips[i]);
+}
+
+/* The frames the walk found after #0, and why it stopped.  */
+static void print_frames(void *arg)
+{
+  const struct trace *t = arg;
+  struct out o;
+  o.len = 0;
+  for (int i = 1; i < t->n; i++) {
+    out_frame(&o, i, (uint64_t)(uintptr_t)trace_ips[i]);
     out_flush(&o);
   }
-  if (err) {
+  if (t->err) {
     out_str(&o, "  (the walk stopped: ");
-    out_str(&o, gorc_strerror(err));
+    out_str(&o, gorc_strerror(t->err));
     out_str(&o, ")\n");
-  } else if (n == CRASH_MAX_FRAMES) {
+  } else if (t->n == CRASH_MAX_FRAMES) {
     out_str(&o, "  (more frames not shown)\n");
   }
   out_flush(&o);
+}
+
+static void print_trace(void *arg)
+{
+  print_head(arg);
+  walk_trace(arg);
+  print_frames(arg);
+}
+
+GORC_RT_CALL_ON_STACK(gorc_rt_call_on_stack)
+GORC_HIDDEN void gorc_rt_call_on_stack(void (*fn)(void *), void *arg, void *top);
+
+/* On the print stack: make it this thread's altstack (the kernel lets
+   us: we are no longer on the program's), so that the walk sees what it
+   sees on the altstack of the install (its own frames on the altstack,
+   the interrupted ones elsewhere), then print.  The program's altstack
+   comes back with the signal frame's uc_stack if the handler returns.  */
+static void print_trace_as_altstack(void *arg)
+{
+  stack_t ss = { .ss_sp = crash_print_stack, .ss_size = CRASH_STACK, .ss_flags = 0 };
+  sigaltstack(&ss, NULL);
+  print_trace(arg);
+}
+
+/* The trace T, printed on the print stack when the handler runs on an
+   alternate stack that is not the install's (the program's own, maybe
+   far too small to print on).  */
+static void print_trace_on_own_stack(struct trace *t)
+{
+  stack_t ss;
+  char *here = (char *)__builtin_frame_address(0);
+  uint64_t sp = (uint64_t)((const ucontext_t *)t->uc)->uc_mcontext.gregs[GORC_RT_GREG_SP];
+  char *top = crash_print_stack + CRASH_STACK;
+  if (!crash_print_stack || sigaltstack(NULL, &ss) != 0 || !(ss.ss_flags & SS_ONSTACK)
+      || (here >= crash_altstack && here < crash_altstack + CRASH_STACK)) {
+    print_trace(t);
+  } else if (sp - (uint64_t)(uintptr_t)ss.ss_sp >= ss.ss_size) {
+    gorc_rt_call_on_stack(print_trace_as_altstack, t, top);
+  } else {
+    /* The fault is in a handler of the program on its altstack: only a
+       walk from that altstack knows it (the kernel tells a thread its
+       altstack's bounds while it is on it), so the walk stays here (it
+       needs about 4 KB) and the printing moves.  */
+    gorc_rt_call_on_stack(print_head, t, top);
+    walk_trace(t);
+    gorc_rt_call_on_stack(print_frames, t, top);
+  }
 }
 
 static void crash_handler(int sig, siginfo_t *si, void *uc)
@@ -345,7 +433,8 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
     wait_for_crashing_thread();
   }
   __atomic_store_n(&crashing_sig, sig, __ATOMIC_RELAXED);
-  print_trace(sig, si, uc, tid);
+  struct trace t = { sig, si, uc, tid, 0, 0 };
+  print_trace_on_own_stack(&t);
   die_by(sig, si);
   errno = saved;
 }

@@ -58,13 +58,19 @@ static int in_range(uint64_t a, uint64_t lo, uint64_t hi)
 
 static int extend_probed(const struct gorc_cursor *c, uint64_t a);
 
+/* Are the 8 bytes at A inside C's stack or altstack?  A walk in probe
+   mode grows its range to A's page when the kernel lets it read that far
+   (the range is the cursor's own: it stays grown).  */
+static inline __attribute__((always_inline)) int on_stack(const struct gorc_cursor *c, uint64_t a)
+{
+  return in_range(a, c->priv[P_LO], c->priv[P_HI]) || in_range(a, c->priv[P_ALO], c->priv[P_AHI])
+         || ((c->priv[P_FLAGS] & F_PROBE) && extend_probed(c, a) == 0);
+}
+
 /* A checked 8-byte stack read.  */
 static inline __attribute__((always_inline)) int rd(const struct gorc_cursor *c, uint64_t a, uint64_t *out)
 {
-  if (a & 7)
-    return -1;
-  if (!in_range(a, c->priv[P_LO], c->priv[P_HI]) && !in_range(a, c->priv[P_ALO], c->priv[P_AHI])
-      && !((c->priv[P_FLAGS] & F_PROBE) && extend_probed(c, a) == 0))
+  if ((a & 7) || !on_stack(c, a))
     return -1;
   *out = *(const volatile uint64_t *)(uintptr_t)a;
   return 0;
@@ -130,12 +136,22 @@ static int probe(uint64_t a)
   return readable;
 }
 
-/* Are the bytes at IP glibc's __restore_rt?  Read safely: the module may
-   be unloaded by another thread's dlclose at any moment.  */
-static int is_restore_rt(uint64_t ip)
+/* Does glibc's __restore_rt start at START, in M's code?  Read safely:
+   the module may be unloaded by another thread's dlclose at any moment.  */
+static int restore_rt_at(const struct gorc_rt_module *m, uint64_t start)
 {
   uint8_t code[sizeof restore_rt];
-  return read_safely(ip, code, sizeof code) && memcmp(code, restore_rt, sizeof code) == 0;
+  return gorc_rt_module_has_code(m, start, sizeof code) && read_safely(start, code, sizeof code)
+         && memcmp(code, restore_rt, sizeof code) == 0;
+}
+
+/* Is IP, in M's code, an instruction of __restore_rt?  A return address
+   (INTERRUPTED 0) can only be its start; an interrupted context may also
+   stand at its syscall.  */
+static int is_restore_rt(const struct gorc_rt_module *m, uint64_t ip, int interrupted)
+{
+  return restore_rt_at(m, ip)
+         || (interrupted && restore_rt_at(m, ip - GORC_RT_SIGRETURN_SYSCALL_OFF));
 }
 
 /* The altstack's bounds into P_ALO/P_AHI, if this thread runs on it.  */
@@ -287,30 +303,50 @@ int gorc_rt_main_self_known;
 
 extern void *__libc_stack_end;
 
+/* Whether the main thread's stack has been noted (note_main_stack).  */
+static int main_stack_noted;
+
 /* The main thread's stack: from the page holding __libc_stack_end (the
    stack pointer at the program's start: every frame is below it) down
    by RLIMIT_STACK.  Constant work, no per-module work: the only thing
-   libgorc does at load.  */
-__attribute__((constructor)) static void main_stack_bounds(void)
+   libgorc does at load (main_stack_bounds).  A walk can come first: from
+   a constructor that runs before libgorc's (libgorc.a linked after the
+   object that has it), or from a signal handler meanwhile; such a walk
+   notes the stack itself (gorc_rt_cursor_start), else it would read
+   only the page of its sp.  Whoever notes it writes the same values, the
+   low bound before the high one, which says the bounds are known: a
+   walk that interrupts the noting sees both or neither.  Async-signal-
+   safe: getrlimit, gettid and getpid are system calls.  */
+static void note_main_stack(void)
 {
   struct rlimit rl;
-  uint64_t hi = ((uint64_t)(uintptr_t)__libc_stack_end + 4095) & ~(uint64_t)4095;
   uint64_t size = 8u << 20;
   if (syscall(SYS_gettid) == getpid()) {
     gorc_rt_main_self = (unsigned long)pthread_self();
-    gorc_rt_main_self_known = 1;
+    __atomic_store_n(&gorc_rt_main_self_known, 1, __ATOMIC_RELEASE);
   }
-  if (!__libc_stack_end)
-    return;
-  if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-    size = rl.rlim_cur;
-  gorc_rt_main_hi = hi;
-  gorc_rt_main_lo = hi > size ? hi - size : 0;
+  if (__libc_stack_end) {
+    uint64_t hi = ((uint64_t)(uintptr_t)__libc_stack_end + 4095) & ~(uint64_t)4095;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+      size = rl.rlim_cur;
+    __atomic_store_n(&gorc_rt_main_lo, hi > size ? hi - size : 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&gorc_rt_main_hi, hi, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&main_stack_noted, 1, __ATOMIC_RELEASE);
+}
+
+/* Noted again even if a walk did it first: that walk may have run on
+   another thread, which cannot tell the main thread's pthread_self.  */
+__attribute__((constructor)) static void main_stack_bounds(void)
+{
+  note_main_stack();
 }
 
 int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64_t bp,
                          const void *uc)
 {
+  if (!__atomic_load_n(&main_stack_noted, __ATOMIC_ACQUIRE))
+    note_main_stack();
   memset(c->priv, 0, sizeof c->priv);
   c->ip = ip;
   c->sp = sp;
@@ -330,14 +366,18 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   return 0;
 }
 
+/* Register GREG saved in the ucontext at UC, read as stack (C's range
+   grows in probe mode).  */
+static int rd_saved_greg(const struct gorc_cursor *c, uint64_t uc, unsigned greg, uint64_t *out)
+{
+  return rd(c, uc + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg, out);
+}
+
 static int signal_frame(struct gorc_cursor *c)
 {
   uint64_t uc = c->sp, ip, sp, bp, rbx;
-  struct gorc_cursor t = *c;
-  t.priv[P_UC] = uc;
-  t.priv[P_FLAGS] &= ~(uint64_t)F_UC_TRUSTED;
-  if (rd_greg(&t, GORC_RT_GREG_IP, &ip) || rd_greg(&t, GORC_RT_GREG_SP, &sp)
-      || rd_greg(&t, GORC_RT_GREG_FP, &bp) || rd_greg(&t, GORC_RT_GREG_AUX, &rbx))
+  if (rd_saved_greg(c, uc, GORC_RT_GREG_IP, &ip) || rd_saved_greg(c, uc, GORC_RT_GREG_SP, &sp)
+      || rd_saved_greg(c, uc, GORC_RT_GREG_FP, &bp) || rd_saved_greg(c, uc, GORC_RT_GREG_AUX, &rbx))
     return -GORC_EBADFRAME;
   /* The walk started on the main thread's stack without asking for the
      altstack (set_thread_bounds); an altstack that lives inside that
@@ -371,7 +411,9 @@ static int signal_frame(struct gorc_cursor *c)
   } else if (sp <= c->sp) {
     return -GORC_EDIRECTION;
   }
-  if (!in_range(sp, c->priv[P_LO], c->priv[P_HI]) && !in_range(sp, c->priv[P_ALO], c->priv[P_AHI]))
+  /* In probe mode the interrupted sp is usually above the range read so
+     far (the signal frame lies below it): probe up to it.  */
+  if (!on_stack(c, sp))
     return -GORC_EBADFRAME;
   c->ip = ip;
   c->sp = sp;
@@ -459,13 +501,13 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
     c->priv[P_FLAGS] |= F_NOT_CODE;
     return -GORC_EBADFRAME;
   }
-  /* A signal frame: the return address is glibc's __restore_rt.  Its
-     .eh_frame rule is an expression (UNDEFINED here), and code without
-     any rule has none, so only then are its bytes compared (and only
-     inside the module's code).  */
-  if ((found != 1 || st.cfa_kind == GORC_CFA_UNDEFINED)
-      && has_module && gorc_rt_module_has_code(&m, c->ip, sizeof restore_rt)
-      && is_restore_rt(c->ip))
+  /* A signal frame: the return address is glibc's __restore_rt (or an
+     interrupted context stands in it).  Its .eh_frame rule is an
+     expression (UNDEFINED here), and code without any rule has none, so
+     only then are its bytes compared (and only inside the module's
+     code).  */
+  if ((found != 1 || st.cfa_kind == GORC_CFA_UNDEFINED) && has_module
+      && is_restore_rt(&m, c->ip, (flags & F_NOADJ) != 0))
     return signal_frame(c);
   if (found < 0)
     return found;

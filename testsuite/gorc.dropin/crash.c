@@ -1,8 +1,11 @@
-/* Crash traces: crash KIND [api]  (KIND: segv bus abrt fpe overflow badsp
-   threads).
+/* Crash traces: crash KIND [api [PAD]]  (KIND: segv bus abrt fpe overflow
+   badsp threads handler-abrt altstack-segv).
    With "api" the program installs gorc_install_crash_handler itself;
-   without, it is unmodified (GORC_CRASH_TRACE=1 with the preload).  */
+   without (any other second argument), it is unmodified
+   (GORC_CRASH_TRACE=1 with the preload).  PAD: bytes handler-abrt moves
+   its frames down by (alloca) before the signal.  */
 #define _GNU_SOURCE
+#include <alloca.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -95,7 +98,36 @@ __attribute__((noinline)) int crash_threads(void)
   return 0;
 }
 
-__attribute__((noinline)) int run_kind(const char *k)
+/* abort() inside a SIGUSR1 handler that runs on the thread's stack: the
+   crash handler (on its alternate stack) walks through the handler's
+   signal frame.  PAD moves the frames within their page.  */
+static void abort_in_handler(int sig)
+{
+  (void)sig;
+  abort();
+}
+
+__attribute__((noinline)) int crash_handler_abrt(unsigned pad)
+{
+  volatile char *below = alloca(pad + 16);
+  below[0] = 1;
+  signal(SIGUSR1, abort_in_handler);
+  raise(SIGUSR1);
+  return below[0];
+}
+
+/* The program's own alternate signal stack of 8 KiB (SIGSTKSZ before
+   glibc 2.34 made it a sysconf value), set before main installs the
+   handler, and after the preload did.  */
+static void use_own_altstack(void)
+{
+  static char own_altstack[8192] __attribute__((aligned(16)));
+  stack_t ss = { .ss_sp = own_altstack, .ss_size = sizeof own_altstack, .ss_flags = 0 };
+  if (sigaltstack(&ss, NULL) != 0)
+    perror("sigaltstack");
+}
+
+__attribute__((noinline)) int run_kind(const char *k, unsigned pad)
 {
   if (strcmp(k, "segv") == 0) return crash_segv() + 1;
   if (strcmp(k, "fpe") == 0) return crash_fpe(7) + 1;
@@ -104,6 +136,8 @@ __attribute__((noinline)) int run_kind(const char *k)
   if (strcmp(k, "overflow") == 0) return crash_overflow(0) + 1;
   if (strcmp(k, "badsp") == 0) return crash_badsp() + 1;
   if (strcmp(k, "threads") == 0) return crash_threads() + 1;
+  if (strcmp(k, "handler-abrt") == 0) return crash_handler_abrt(pad) + 1;
+  if (strcmp(k, "altstack-segv") == 0) return crash_segv() + 1;
   return 0;
 }
 
@@ -111,13 +145,15 @@ int main(int argc, char **argv)
 {
   if (argc < 2)
     return 2;
+  if (strcmp(argv[1], "altstack-segv") == 0)
+    use_own_altstack();
 #ifdef WITH_GORC
   if (argc > 2 && strcmp(argv[2], "api") == 0 && gorc_install_crash_handler() != 0) {
     fprintf(stderr, "gorc_install_crash_handler failed\n");
     return 2;
   }
 #endif
-  int r = run_kind(argv[1]);
+  int r = run_kind(argv[1], argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 0);
   printf("no crash: %d\n", r);
   return 0;
 }
