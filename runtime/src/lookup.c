@@ -50,15 +50,15 @@ int gorc_rt_state(uint64_t pc, struct gorc_state *s, struct gorc_rt_module *m, i
   return rc;
 }
 
-/* Keep W as PC's fast word, from module M.  A slot given to another
+/* Keep W as return address RA's fast word, from module M.  A slot given to another
    module meanwhile (the cache forgotten before this write landed) is
    seen on the second look, and the entry taken back.  */
-static void cache_put(const struct gorc_rt_module *m, uint64_t pc, uint32_t w)
+static void cache_put(const struct gorc_rt_module *m, uint64_t ra, uint32_t w)
 {
-  if (m->slot >= GORC_RT_MODULE_SLOTS || pc >= GORC_RT_CACHE_MAX_PC)
+  if (m->slot >= GORC_RT_MODULE_SLOTS || ra >= GORC_RT_CACHE_MAX_PC)
     return;
-  _Atomic uint64_t *e = &gorc_rt_cache[gorc_rt_cache_index(pc)];
-  uint64_t v = gorc_rt_cache_make(m->slot, pc, w);
+  _Atomic uint64_t *e = &gorc_rt_cache[gorc_rt_cache_index(ra)];
+  uint64_t v = gorc_rt_cache_make(m->slot, ra, w);
   atomic_store_explicit(e, v, memory_order_relaxed);
   atomic_thread_fence(memory_order_seq_cst);
   if (!gorc_rt_module_slot_holds(m->slot, m->seq))
@@ -66,39 +66,39 @@ static void cache_put(const struct gorc_rt_module *m, uint64_t pc, uint32_t w)
                                             memory_order_relaxed);
 }
 
-/* The slot of the cache entry for PC, if there is one and this walk has
-   checked (or now checks) that its module is still loaded; else
-   GORC_RT_NO_SLOT.  */
-static unsigned entry_slot(struct gorc_rt_walk_modules *wm, uint64_t pc)
+/* The slot of the cache entry for return address RA, if there is one
+   and this walk has checked (or now checks) that its module is still
+   loaded; else GORC_RT_NO_SLOT.  */
+static unsigned entry_slot(struct gorc_rt_walk_modules *wm, uint64_t ra)
 {
-  uint64_t e = gorc_rt_cache_entry(pc);
-  unsigned slot = gorc_rt_cache_slot(e, pc);
-  if (!gorc_rt_cache_tag_matches(e, pc))
+  uint64_t e = gorc_rt_cache_entry(ra);
+  unsigned slot = gorc_rt_cache_slot(e, ra);
+  if (!gorc_rt_cache_tag_matches(e, ra))
     return GORC_RT_NO_SLOT;
   if (!gorc_rt_walk_checked(wm, slot)) {
-    if (!gorc_rt_module_slot_current(slot, pc))
+    if (!gorc_rt_module_slot_current(slot, ra - 1))
       return GORC_RT_NO_SLOT;
     gorc_rt_walk_set_checked(wm, slot);
   }
   return slot;
 }
 
-uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc, unsigned *slot)
+uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra, unsigned *slot)
 {
   uint32_t w;
-  if ((*slot = entry_slot(wm, pc)) != GORC_RT_NO_SLOT && (w = gorc_rt_cache_word_of(*slot, pc)))
+  if ((*slot = entry_slot(wm, ra)) != GORC_RT_NO_SLOT && (w = gorc_rt_cache_word_of(*slot, ra)))
     return w;
   struct gorc_state s;
   struct gorc_rt_module m;
   int has_module;
-  if (gorc_rt_state(pc, &s, &m, &has_module) != 1)
+  if (gorc_rt_state(ra - 1, &s, &m, &has_module) != 1)
     return 0;
   *slot = m.slot;
   if (m.slot < GORC_RT_MODULE_SLOTS)
     gorc_rt_walk_set_checked(wm, m.slot);   /* found loaded just now */
   w = gorc_rt_fast_word(&s);
   if (w)
-    cache_put(&m, pc, w);
+    cache_put(&m, ra, w);
   return w;
 }
 

@@ -46,6 +46,8 @@
 #define GORC_RT_W_BP_SHIFT 11          /* (w >> 11) & 0xf8 = 8k */
 #define GORC_RT_W_RBX_SHIFT 16         /* (w >> 16) & 0xf8 = 8j */
 #define GORC_RT_W_SLOT8_MASK 0xf8u
+#define GORC_RT_W_BP_MASK (0x1fu << 14)
+#define GORC_RT_W_RBX_MASK (0x1fu << 19)
 
 static inline uint64_t gorc_rt_w_off(uint32_t w)
 {
@@ -111,9 +113,21 @@ static inline uint64_t gorc_rt_cache_entry(uint64_t pc)
 
 /* The key of PC from module slot SLOT: an entry holds PC for SLOT when
    its top bits equal it.  */
+/* The part of a key that depends on the slot only: a loop keeps it in a
+   register.  */
+static inline uint64_t gorc_rt_cache_slot_key(uint64_t slot)
+{
+  return slot ^ GORC_RT_CACHE_KEY_SALT;
+}
+
+static inline uint64_t gorc_rt_cache_key_of(uint64_t slot_key, uint64_t pc)
+{
+  return (pc >> GORC_RT_CACHE_SLOT_PC_SHIFT) ^ slot_key;
+}
+
 static inline uint64_t gorc_rt_cache_key(uint64_t slot, uint64_t pc)
 {
-  return (pc >> GORC_RT_CACHE_SLOT_PC_SHIFT) ^ slot ^ GORC_RT_CACHE_KEY_SALT;
+  return gorc_rt_cache_key_of(gorc_rt_cache_slot_key(slot), pc);
 }
 
 static inline uint64_t gorc_rt_cache_make(uint64_t slot, uint64_t pc, uint32_t w)
@@ -159,30 +173,34 @@ static inline void gorc_rt_walk_set_checked(struct gorc_rt_walk_modules *wm, uns
    most often starts (GORC_RT_NO_SLOT: not known yet).  */
 static inline unsigned gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm)
 {
+#pragma GCC unroll 4
   for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS / 64; i++)
     wm->checked[i] = atomic_load_explicit(&gorc_rt_permanent_slots[i], memory_order_acquire);
   return atomic_load_explicit(&gorc_rt_main_slot, memory_order_relaxed);
 }
 
-/* The fast word of PC if the cache holds it for module slot SLOT (one
-   this walk checked); else 0.  The walk's inner loop calls this with the
-   slot of the last frame's module: most frames are in the module of the
-   frame before.  An address of 2^47 or more never matches (its tag is
-   wider than an entry's).  */
-static inline uint32_t gorc_rt_cache_word_of(uint64_t slot, uint64_t pc)
+/* The cache is keyed by return address: an entry for RA holds the state
+   of RA - 1, the call that pushed RA (the walk's inner loop looks up
+   nothing else), so the loop needs no subtraction before its load.  */
+
+/* The fast word of return address RA if the cache holds it for module
+   slot SLOT (one this walk checked); else 0.  An address of 2^47 or more
+   never matches (its tag is wider than an entry's).  */
+static inline uint32_t gorc_rt_cache_word_of(uint64_t slot, uint64_t ra)
 {
-  uint64_t e = gorc_rt_cache_entry(pc);
-  if ((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key(slot, pc))
+  uint64_t e = gorc_rt_cache_entry(ra);
+  if ((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key(slot, ra))
     return 0;
   return (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
 }
 
-/* The fast word of PC, whatever module holds it: from the cache when an
-   entry holds it (its module checked by this walk now if it was not
-   yet), else the long way, into the cache.  *SLOT gets the slot of PC's
-   module.  0 when PC's state is not a fast word or is not known, or on an
-   error: the general step finds out which.  */
-GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t pc,
+/* The fast word of return address RA (the state of RA - 1), whatever
+   module holds it: from the cache when an entry holds it (its module
+   checked by this walk now if it was not yet), else the long way, into
+   the cache.  *SLOT gets the slot of RA's module.  0 when the state is
+   not a fast word or is not known, or on an error: the general step
+   finds out which.  */
+GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra,
                                   unsigned *slot);
 
 /* The state of PC (the address looked up), uncached.  Returns 1 with *S

@@ -559,9 +559,9 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
    registers of the frame it stopped at in *R) at anything else.  Stores
    the return addresses at R->out up to R->end.  A hot return address in
    the module of the frame before costs one PC-cache load and compare;
-   one in another module this walk has checked, a second compare
-   (word_of_other); the rest go through gorc_rt_word, which checks the
-   module and fills the cache.  The outermost frame is a fast word too
+   one in another module this walk has checked, a second compare; the
+   rest go through gorc_rt_word (word_of_other), which checks the module
+   and fills the cache.  The outermost frame is a fast word too
    (GORC_RT_W_END), so a walk to _start or a thread's start ends in the
    loop.
 
@@ -665,20 +665,14 @@ run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
   return stop;
 }
 
-/* The slow half of the inner loop's lookup of PC, whose cache entry E
-   is not of module slot *SLOT: the entry of another module this walk has
-   checked, else the long way (gorc_rt_word).  Out of line, so that the
-   loop keeps its registers.  */
+/* The slow half of the inner loop's lookup of return address RA, whose
+   cache entry is of no module this walk checked: gorc_rt_word; 0 for the
+   outermost frame's return address 0.  Out of line, so that the loop
+   keeps its registers.  */
 static __attribute__((noinline)) uint32_t word_of_other(struct gorc_rt_walk_modules *wm,
-                                                         uint64_t pc, uint64_t e,
-                                                         unsigned *slot)
+                                                         uint64_t ra, unsigned *slot)
 {
-  unsigned other = gorc_rt_cache_slot(e, pc);
-  if (gorc_rt_cache_tag_matches(e, pc) && gorc_rt_walk_checked(wm, other)) {
-    *slot = other;
-    return (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
-  }
-  return gorc_rt_word(wm, pc, slot);
+  return ra ? gorc_rt_word(wm, ra, slot) : 0;
 }
 
 /* The inner loop (see above); TRACK_RBX is a constant of each copy.  */
@@ -693,23 +687,28 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
      below hi, its rbp and rbx slots at or above lo (the caller makes
      sure that hi > safe_lo).  */
   const uint64_t safe_lo = lo + SLOT_REACH, span = hi - safe_lo;
-  uint64_t module_slot = *slot;
+  unsigned module_slot = *slot;
+  uint64_t slot_key = gorc_rt_cache_slot_key(module_slot);
   enum fast_stop stop = FAST_MAX;
 
   while (out < end) {
-    uint64_t pc = ip - 1, cfa, ra;
-    uint64_t e = gorc_rt_cache_entry(pc);
-    uint32_t w = (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
-    if (__builtin_expect((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key(module_slot, pc),
+    uint64_t cfa, ra;
+    uint64_t e = gorc_rt_cache_entry(ip);
+    uint32_t w = (uint32_t)e;   /* the word's fields ignore the key's bits above it */
+    if (__builtin_expect((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key_of(slot_key, ip),
                          0)) {
-      unsigned other = (unsigned)module_slot;
-      if (!(w = word_of_other(wm, pc, e, &other))) {
+      /* Another module: one this walk checked, or the long way.  */
+      unsigned other = gorc_rt_cache_slot(e, ip);
+      if (gorc_rt_cache_tag_matches(e, ip) && gorc_rt_walk_checked(wm, other))
+        w = (uint32_t)e;
+      else if (!(w = word_of_other(wm, ip, &other))) {
         stop = FAST_SLOW;
         break;
       }
       module_slot = other;
+      slot_key = gorc_rt_cache_slot_key(module_slot);
     }
-    if (!track_rbx && gorc_rt_w_rbx8(w)) {
+    if (!track_rbx && (w & GORC_RT_W_RBX_MASK)) {
       stop = FAST_RBX;
       break;
     }
@@ -731,14 +730,11 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
       stop = FAST_SLOW;
       break;
     }
+    /* A return address of 0 (the outermost frame) is stored and found
+       at the next lookup, in word_of_other: one test less per frame.  */
     ra = LOAD_STACK(cfa - 8);
-    if (ra == 0) {
-      stop = FAST_END;
-      break;
-    }
-    uint64_t k8 = gorc_rt_w_bp8(w);
-    if (k8)
-      bp = LOAD_STACK(cfa - k8);
+    if (w & GORC_RT_W_BP_MASK)
+      bp = LOAD_STACK(cfa - gorc_rt_w_bp8(w));
     if (track_rbx)
       rbx_at = rbx_after(rbx_at, w, cfa);
     int recursion = ra == ip && !(w & GORC_RT_W_CFA_BP);
@@ -753,6 +749,11 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
         break;
     }
   }
+  if (ip == 0) {
+    /* The outermost frame's 0, stored: not an address.  */
+    out--;
+    stop = FAST_END;
+  }
   r->ip = ip;
   r->sp = sp;
   r->bp = bp;
@@ -763,15 +764,16 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
     r->rbx = LOAD_STACK(rbx_at);
     r->rbx_known = 1;
   }
-  *slot = (unsigned)module_slot;
+  *slot = module_slot;
   return stop;
 }
 
 /* The inner loop, in a copy that follows rbx from the first frame that
    restores it from its slot (or from the start, when the walk knows it):
    glibc's resolver has a CFA rule on rbx, and _dl_fixup, below it,
-   saves rbx.  */
-static __attribute__((noinline)) enum fast_stop fast_frames(struct walk_regs *r,
+   saves rbx.  Inlined into the two walks: their registers go straight
+   into the loop's.  */
+static inline __attribute__((always_inline)) enum fast_stop fast_frames(struct walk_regs *r,
                                                             struct gorc_rt_walk_modules *wm,
                                                             unsigned *slot)
 {
@@ -790,7 +792,7 @@ static __attribute__((noinline)) enum fast_stop fast_frames(struct walk_regs *r,
 static int last_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t ra)
 {
   struct gorc_rt_module m;
-  return gorc_rt_cache_word_of(slot, ra - 1) != 0 || gorc_rt_word(wm, ra - 1, &slot) != 0
+  return gorc_rt_cache_word_of(slot, ra) != 0 || gorc_rt_word(wm, ra, &slot) != 0
          || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
 }
 
