@@ -126,9 +126,10 @@ check: all deps-if-missing
 BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
 
+# BENCH_ONLY=unwind: the stack walks alone, for $(CC) only.
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
-	for cc in $(BENCH_OTHER_GCCS); do \
+	test "$$BENCH_ONLY" = unwind || for cc in $(BENCH_OTHER_GCCS); do \
 	  $(MAKE) -s PLUGIN_CC=$$cc all && \
 	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \
 	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
