@@ -11,10 +11,11 @@
 #              ns per frame of the chain's own frames (unwind-bench.c,
 #              depths 8, 32, 128, libgcc too), then per whole walk to
 #              _start (walk-to-start.c)
-#   callgrind  instructions per frame of the chains (unwind-bench.c under
-#              valgrind --tool=callgrind)
 #   libs       walks through 10, 30 and 100 shared libraries (generated,
 #              cached in $BENCH_WORK/unwind/libs), per frame and per walk
+#   callgrind  instructions per frame under valgrind --tool=callgrind: of
+#              the chains' own frames (unwind-bench.c), and per whole walk
+#              to _start of the parts above that ran (walk-to-start --count)
 #   cold       a fresh process's first walk to _start (walk8's chain),
 #              median over COLD_PROCS processes; and the distinct chain's
 #              first walk (unwind-bench --cold)
@@ -28,12 +29,12 @@
 # prints "MISMATCH" and no figure.
 #
 # Environment: GORC_ROOT, CC, BENCH_WORK as for bench/run.sh;
-#   UNWIND_PARTS  (default: walk8 chains callgrind libs cold first-use)
+#   UNWIND_PARTS  (default: walk8 chains libs callgrind cold first-use)
 #   WALK_REPS     processes per figure of walk-to-start, each program
 #                 alternating with its frame-pointer build (default 3)
 #   COLD_PROCS    processes per method for the cold walk (default 21)
-# Items 1-3 of the issue alone, in well under a minute:
-#   UNWIND_PARTS="walk8 chains libs" bench/unwind/run.sh
+# Items 1-3 of the issue alone, in under a minute:
+#   UNWIND_PARTS="walk8 chains libs callgrind" bench/unwind/run.sh
 # Needs runtime/libgorc.a and plugin/gorc.so (built by `make`), libunwind
 # (libunwind-dev) and, for callgrind, valgrind.
 set -u
@@ -41,7 +42,7 @@ export LC_ALL=C
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 CC=${CC:-gcc}
 WORK=${BENCH_WORK:-$GORC_ROOT/bench/work}/unwind
-PARTS=" ${UNWIND_PARTS:-walk8 chains callgrind libs cold first-use} "
+PARTS=" ${UNWIND_PARTS:-walk8 chains libs callgrind cold first-use} "
 WALK_REPS=${WALK_REPS:-3}
 COLD_PROCS=${COLD_PROCS:-21}
 here=$GORC_ROOT/bench/unwind
@@ -223,10 +224,11 @@ print_walks() {
 # ---------------------------------------------------------------- parts
 
 part_walk8() {
-  build_walk "$WORK/walk8" f1 3 nofp "$WORK/chain8.o" &&
-  build_walk "$WORK/walk8-fp" f1 3 fp "$WORK/chain8-fp.o" || {
+  build_walk "$WORK/walk-walk8" f1 3 nofp "$WORK/chain8.o" &&
+  build_walk "$WORK/walk-walk8-fp" f1 3 fp "$WORK/chain8-fp.o" || {
     echo "unwind: walk8: failed: building walk-to-start"; return; }
-  walk_runs walk8 "$WORK/walk8" "$WORK/walk8-fp"
+  COUNTED="$COUNTED walk8"
+  walk_runs walk8 "$WORK/walk-walk8" "$WORK/walk-walk8-fp"
   print_walks walk8 "the 8-frame walk to _start (main -> f1 -> f2 -> f3 -> leaf, -O2 -fomit-frame-pointer, the plugin; the FP walk: the same built with frame pointers, to main's return into glibc); median of $WALK_REPS processes x 9 stack placements"
 }
 
@@ -265,6 +267,7 @@ part_chains_whole() {
     build_walk "$WORK/walk-$chain" "${entry}_nofp" 32 nofp "$WORK/chain-nofp.o" &&
     build_walk "$WORK/walk-$chain-fp" "${entry}_fp" 32 fp "$WORK/chain-fp.o" || {
       echo "unwind: $chain chain: failed: building walk-to-start"; continue; }
+    COUNTED="$COUNTED $chain"
     walk_runs "$chain" "$WORK/walk-$chain" "$WORK/walk-$chain-fp"
     print_walks "$chain" "depth 32, $chain chain, the whole walk to _start (main calls the chain); median of $WALK_REPS processes x 9 stack placements"
   done
@@ -298,6 +301,46 @@ part_callgrind() {
   awk -F'|' '$1 == "gorc_backtrace" && $3 == 32 {
     printf "chain.%s.gorc_backtrace.instructions %.1f\n", $2, $6 / ($4 * $5) }' \
     "$WORK/instructions.txt" >>"$FIGURES"
+
+  echo "unwind: callgrind instructions per whole walk to _start / per frame ($COUNT_WALKS walks counted alone)"
+  local label
+  for label in $COUNTED; do
+    count_walks "$label"
+  done
+}
+
+# The programs whose whole walks the callgrind part counts: those of the
+# parts that ran (their binaries are up to date).
+COUNTED=""
+COUNT_WALKS=100
+
+# count_walks LABEL: instructions per walk of $WORK/walk-LABEL and its
+# frame-pointer build, per method; sets the figures
+# LABEL.METHOD.instructions (per frame).
+count_walks() {
+  local label=$1 m prog line out=$WORK/callgrind-walk.out
+  line=$(printf "unwind:   %-10s" "$label")
+  for m in gorc_backtrace unw_backtrace frame-pointer; do
+    prog=$WORK/walk-$label
+    [ "$m" = frame-pointer ] && prog=$prog-fp
+    rm -f "$out"
+    local res frames total
+    res=$(valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$out" \
+            "$prog" --count "$m" "$COUNT_WALKS" 2>>"$WORK/callgrind.log")
+    total=$(sed -n 's/^summary: *//p' "$out" 2>/dev/null)
+    read -r _ frames _ <<<"$res"
+    if [ "$frames" = MISMATCH ]; then
+      line="$line  $m: MISMATCH (${res#* MISMATCH })"
+      figure "$label.$m.instructions" MISMATCH
+    elif [ -z "$total" ] || [ -z "$frames" ]; then
+      line="$line  $m: failed (see $WORK/callgrind.log)"
+    else
+      line="$line  $(awk -v m="$m" -v t="$total" -v n="$COUNT_WALKS" -v f="$frames" 'BEGIN {
+        printf "%s %.0f / %.1f", m, t / n, t / n / f }')"
+      figure "$label.$m.instructions" "$(awk -v t="$total" -v n="$COUNT_WALKS" -v f="$frames" 'BEGIN { printf "%.1f", t / n / f }')"
+    fi
+  done
+  echo "$line"
 }
 
 part_libs() {
@@ -316,6 +359,7 @@ part_libs() {
     build_walk "$WORK/walk-libs$n-fp" "lib_chain_$first" "$n" fp \
       -L"$WORK/libs/fp" -lchain$first -Wl,-rpath,"$WORK/libs/fp" || {
       echo "unwind: libs: failed: building the program through $n libraries"; continue; }
+    COUNTED="$COUNTED libs$n"
     walk_runs "libs$n" "$WORK/walk-libs$n" "$WORK/walk-libs$n-fp"
     print_walks "libs$n" "the walk to _start through $n shared libraries (one function each, calling the next through the PLT); median of $WALK_REPS processes x 9 stack placements"
   done
@@ -324,13 +368,13 @@ part_libs() {
 # Cold: a fresh process's first walk of walk8's chain, the methods in turn
 # in each round; and the distinct chain's first gorc walk (unwind-bench).
 part_cold() {
-  build_walk "$WORK/walk8" f1 3 nofp "$WORK/chain8.o" || {
+  build_walk "$WORK/walk-walk8" f1 3 nofp "$WORK/chain8.o" || {
     echo "unwind: cold: failed: building walk-to-start"; return; }
   local i m out=$WORK/cold-walk8.txt
   : >"$out"
   for i in $(seq "$COLD_PROCS"); do
     for m in gorc_backtrace unw_backtrace glibc_backtrace; do
-      "$WORK/walk8" --cold "$m" >>"$out" 2>&1 || echo "$m MISMATCH" >>"$out"
+      "$WORK/walk-walk8" --cold "$m" >>"$out" 2>&1 || echo "$m MISMATCH" >>"$out"
     done
   done
   echo "unwind: cold: a fresh process's first walk to _start (walk8's chain, 8 frames), median of $COLD_PROCS processes per method:"
@@ -434,8 +478,11 @@ summary() {
                ch ".gorc_backtrace.walk", ch ".frame-pointer.walk", bar)
         if (ch != "recursive") {
           v = value("chain." ch ".gorc_backtrace.instructions")
-          line(sprintf("depth 32, %s chain <= 25 callgrind instructions per frame", ch), "callgrind",
-               v, sprintf("%.1f", v), v <= 25)
+          line(sprintf("depth 32, %s chain, per frame of the chain <= 25 callgrind instructions", ch),
+               "callgrind", v, sprintf("%.1f", v), v <= 25)
+          v = value(ch ".gorc_backtrace.instructions")
+          line(sprintf("depth 32, %s chain, whole walk to _start <= 25 callgrind instructions per frame", ch),
+               "callgrind", v, sprintf("%.1f", v), v <= 25)
         }
       }
       within("100 libraries, per frame <= 2x the 30-library walk", "libs",
@@ -461,8 +508,8 @@ if part chains; then
   part_chains_per_frame
   part_chains_whole
 fi
-part callgrind && part_callgrind
 part libs && part_libs
+part callgrind && part_callgrind
 part cold && part_cold
 part first-use && part_first_use
 summary

@@ -23,7 +23,11 @@
    own call in the leaf); a method that fails prints
    "METHOD MISMATCH REASON" instead.
    walk-to-start --cold METHOD: the first walk of this process, once;
-   prints "METHOD FRAMES NS".  */
+   prints "METHOD FRAMES NS".
+   walk-to-start --count METHOD WALKS, under valgrind --tool=callgrind
+   --collect-atstart=no: the walk checked, then WALKS walks with callgrind
+   collecting (and nothing else); prints "METHOD FRAMES WALKS" (or
+   "METHOD MISMATCH REASON").  */
 
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -34,6 +38,7 @@
 #include <dlfcn.h>
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
+#include <valgrind/callgrind.h>
 #include "gorc.h"
 
 typedef int (*chain_leaf_fn)(void *arg);
@@ -94,6 +99,7 @@ struct leaf_job {
   void **ips;
   int frames;     /* the last walk's count (negative: gorc's error) */
   double ns;      /* all ITERS walks */
+  int callgrind;  /* count the ITERS walks' instructions (and only them) */
 };
 
 /* The leaf calls each walker directly, so that the walk starts here and
@@ -102,6 +108,8 @@ __attribute__((noinline)) static int leaf(void *p)
 {
   struct leaf_job *job = p;
   int n = 0;
+  if (job->callgrind)
+    CALLGRIND_TOGGLE_COLLECT;
   double t0 = now_ns();
   switch (job->method) {
   case M_FP:
@@ -124,6 +132,8 @@ __attribute__((noinline)) static int leaf(void *p)
     break;
   }
   job->ns = now_ns() - t0;
+  if (job->callgrind)
+    CALLGRIND_TOGGLE_COLLECT;
   job->frames = n;
   return n;
 }
@@ -167,17 +177,26 @@ static const char *check_walk(enum method method, void **walk, int n, void **ref
    has a single call of the chain, so that every walk finds the same
    return address into main.  */
 enum phase {
+  P_COLD,        /* the process's first walk */
   P_REFERENCE,   /* unw_backtrace's walk, the addresses the others must find */
   P_CHECK,       /* each method's walk, checked (and the method warmed up) */
   P_CALIBRATE,   /* each method: 10 walks, to size its batches */
   P_TIME,        /* placements outer, methods inner: a disturbance hits all */
+  P_COUNT,       /* each method: walks counted by callgrind */
   P_DONE
 };
+static const enum phase timing_run[] = { P_REFERENCE, P_CHECK, P_CALIBRATE, P_TIME, P_DONE };
+static const enum phase counting_run[] = { P_REFERENCE, P_CHECK, P_COUNT, P_DONE };
+static const enum phase cold_run[] = { P_COLD, P_DONE };
 
 struct plan {
-  enum phase phase;
+  const enum phase *phases;    /* the run: one of the above */
+  const enum phase *phase;     /* the current one */
   size_t step;                 /* within the phase */
-  double budget_ns;            /* for all timed batches together */
+  enum method run[NMETHODS];   /* the methods measured, in turn */
+  size_t nrun;
+  double budget_ns;            /* P_TIME: for all batches together */
+  long count_walks;            /* P_COUNT: walks per method */
   struct leaf_job job;         /* what the chain runs now */
   size_t pad;                  /* with this many bytes of stack below main's */
   size_t placement;            /* P_TIME: which of the STACK_PADS */
@@ -191,7 +210,7 @@ struct plan {
 
 static void plan_job(struct plan *pl, enum method m, long iters, void **ips, size_t pad)
 {
-  pl->job = (struct leaf_job){ m, iters, ips, 0, 0 };
+  pl->job = (struct leaf_job){ m, iters, ips, 0, 0, 0 };
   pl->pad = pad;
 }
 
@@ -199,7 +218,7 @@ static void plan_job(struct plan *pl, enum method m, long iters, void **ips, siz
 static void plan_result(struct plan *pl)
 {
   struct leaf_job *job = &pl->job;
-  switch (pl->phase) {
+  switch (*pl->phase) {
   case P_REFERENCE:
     pl->ref_n = job->frames;
     break;
@@ -214,37 +233,56 @@ static void plan_result(struct plan *pl)
   }
   case P_CALIBRATE: {
     double one = job->ns / job->iters > 1 ? job->ns / job->iters : 1;
-    long n = (long)(pl->budget_ns / STACK_PADS / NRUN / one);
+    long n = (long)(pl->budget_ns / STACK_PADS / pl->nrun / one);
     pl->iters[job->method] = n < 10 ? 10 : n;
     break;
   }
   case P_TIME:
     pl->per_walk[job->method][pl->placement] = job->ns / job->iters;
     break;
+  case P_COLD:
+  case P_COUNT:
   case P_DONE:
     break;
   }
 }
 
+static size_t phase_steps(const struct plan *pl)
+{
+  switch (*pl->phase) {
+  case P_COLD:
+    return 1;
+  case P_REFERENCE:
+#ifdef FRAME_POINTERS
+    return 0;
+#else
+    return 1;
+#endif
+  case P_TIME:
+    return STACK_PADS * pl->nrun;
+  case P_CHECK:
+  case P_CALIBRATE:
+  case P_COUNT:
+    return pl->nrun;
+  case P_DONE:
+    break;
+  }
+  return 0;
+}
+
 /* The next job, or NULL when the run is over.  */
 static struct leaf_job *plan_next(struct plan *pl)
 {
-  for (;;) {
-    size_t steps = pl->phase == P_REFERENCE ? 1 : pl->phase == P_TIME ? STACK_PADS * NRUN : NRUN;
-    if (pl->step < steps)
-      break;
+  while (*pl->phase != P_DONE && pl->step >= phase_steps(pl)) {
     pl->phase++;
     pl->step = 0;
-#ifdef FRAME_POINTERS
-    if (pl->phase == P_REFERENCE)
-      pl->phase++;
-#endif
   }
-  enum method m = methods[pl->step % NRUN];
-  switch (pl->phase) {
+  enum method m = pl->run[pl->step % pl->nrun];
+  switch (*pl->phase) {
   case P_REFERENCE:
     plan_job(pl, M_UNW, 1, pl->ref, 16);
     break;
+  case P_COLD:
   case P_CHECK:
     plan_job(pl, m, 1, pl->ips, 16);
     break;
@@ -252,8 +290,12 @@ static struct leaf_job *plan_next(struct plan *pl)
     plan_job(pl, m, 10, pl->ips, 16);
     break;
   case P_TIME:
-    pl->placement = pl->step / NRUN;
+    pl->placement = pl->step / pl->nrun;
     plan_job(pl, m, pl->iters[m], pl->ips, 16 + pl->placement * 456); /* over 4 KiB */
+    break;
+  case P_COUNT:
+    plan_job(pl, m, pl->count_walks, pl->ips, 16);
+    pl->job.callgrind = 1;
     break;
   case P_DONE:
     return NULL;
@@ -262,10 +304,10 @@ static struct leaf_job *plan_next(struct plan *pl)
   return &pl->job;
 }
 
-static void plan_report(struct plan *pl)
+static void report_times(struct plan *pl)
 {
-  for (size_t r = 0; r < NRUN; r++) {
-    enum method m = methods[r];
+  for (size_t r = 0; r < pl->nrun; r++) {
+    enum method m = pl->run[r];
     if (pl->bad[m]) {
       printf("%s MISMATCH %s\n", method_names[m], pl->bad[m]);
       continue;
@@ -275,11 +317,50 @@ static void plan_report(struct plan *pl)
   }
 }
 
-/* --cold METHOD: the one job is the first walk of the process.  */
-static int cold_result(struct plan *pl)
+/* The method named NAME, or NMETHODS.  */
+static enum method method_named(const char *name)
 {
-  printf("%s %d %.0f\n", method_names[pl->job.method], pl->job.frames, pl->job.ns);
-  return pl->job.frames == EXPECTED_FRAMES ? 0 : 1;
+  int m = 0;
+  while (m < NMETHODS && strcmp(name, method_names[m]) != 0)
+    m++;
+  return (enum method)m;
+}
+
+static int usage(void)
+{
+  fprintf(stderr, "usage: walk-to-start [BUDGET_MS] | --cold METHOD | --count METHOD WALKS\n"
+                  "  METHOD: one of this build's:");
+  for (size_t r = 0; r < sizeof methods / sizeof methods[0]; r++)
+    fprintf(stderr, " %s", method_names[methods[r]]);
+  fprintf(stderr, "\n");
+  return 2;
+}
+
+/* Set PL up from the command line; false if it is wrong.  */
+static int plan_init(struct plan *pl, int argc, char **argv)
+{
+  int cold = argc == 3 && strcmp(argv[1], "--cold") == 0;
+  int count = argc == 4 && strcmp(argv[1], "--count") == 0;
+  if (cold || count) {
+    enum method m = method_named(argv[2]);
+    int built = 0;
+    for (size_t r = 0; r < sizeof methods / sizeof methods[0]; r++)
+      built |= methods[r] == m;
+    if (!built)
+      return 0;
+    pl->run[0] = m;
+    pl->nrun = 1;
+    pl->phases = pl->phase = cold ? cold_run : counting_run;
+    pl->count_walks = count ? atol(argv[3]) : 0;
+    return cold || pl->count_walks > 0;
+  }
+  if (argc > 2 || (argc == 2 && atof(argv[1]) <= 0))
+    return 0;
+  memcpy(pl->run, methods, sizeof methods);
+  pl->nrun = sizeof methods / sizeof methods[0];
+  pl->phases = pl->phase = timing_run;
+  pl->budget_ns = (argc > 1 ? atof(argv[1]) : 100) * 1e6;
+  return 1;
 }
 
 int main(int argc, char **argv)
@@ -291,34 +372,30 @@ int main(int argc, char **argv)
     fprintf(stderr, "walk-to-start: backtrace not found in libc.so.6\n");
     return 2;
   }
-  int cold = argc == 3 && strcmp(argv[1], "--cold") == 0;
-  if (cold) {
-    int m = 0;
-    while (m < NMETHODS && strcmp(argv[2], method_names[m]) != 0)
-      m++;
-    if (m == NMETHODS) {
-      fprintf(stderr, "walk-to-start: unknown method %s\n", argv[2]);
-      return 2;
-    }
-    plan_job(&plan, (enum method)m, 1, plan.ips, 16);
-  } else {
-    plan.budget_ns = (argc > 1 ? atof(argv[1]) : 100) * 1e6;
-    plan.phase = P_REFERENCE;
-    plan_next(&plan);
-  }
+  if (!plan_init(&plan, argc, argv))
+    return usage();
   outermost_frame = __builtin_frame_address(0);
 
-  for (;;) {
+  while (plan_next(&plan)) {
     volatile char stack_pad[plan.pad + 1];
     stack_pad[0] = 0;
     CHAIN_ENTRY(CHAIN_DEPTH, leaf, &plan.job);
     __asm__ volatile("" ::"r"(stack_pad) : "memory");
-    if (cold)
-      return cold_result(&plan);
     plan_result(&plan);
-    if (!plan_next(&plan))
-      break;
   }
-  plan_report(&plan);
+
+  enum method m = plan.run[0];
+  if (plan.phases == cold_run) {
+    printf("%s %d %.0f\n", method_names[m], plan.job.frames, plan.job.ns);
+    return plan.job.frames == EXPECTED_FRAMES ? 0 : 1;
+  }
+  if (plan.phases == counting_run) {
+    if (plan.bad[m])
+      printf("%s MISMATCH %s\n", method_names[m], plan.bad[m]);
+    else
+      printf("%s %d %ld\n", method_names[m], EXPECTED_FRAMES, plan.count_walks);
+    return 0;
+  }
+  report_times(&plan);
   return 0;
 }
