@@ -7,7 +7,8 @@
 #                 (GORC_CC=gcc-11: against GCC 11, with its plugin)
 #   make PLUGIN_CC=gcc-11   also build the plugin for another installed GCC
 #   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
-#                 time (also for gcc-11 when installed)
+#                 time (also for gcc-11 when installed), start-up, stack walks,
+#                 static calls; BENCH_ONLY=unwind: the stack walks alone
 #   make deps     install the Debian packages gorc needs (run automatically)
 
 # GCC the plugin is for, and the C++ compiler of the same GCC to build it.

@@ -69,13 +69,13 @@ figure() { echo "$1 $2" >>"$FIGURES"; }
 
 # ---------------------------------------------------------------- building
 
-# stale OUT DEP...: OUT is missing or older than a DEP (or than the
-# plugin, libgorc or this script).
+# stale OUT DEP...: OUT is missing or older than a DEP or than the
+# plugin.  This script is a DEP of what it generates or has the flags of.
 stale() {
   local out=$1 dep
   shift
   [ -e "$out" ] || return 0
-  for dep in "$@" "$plugin" "$lib" "$0"; do
+  for dep in "$@" "$plugin"; do
     [ "$dep" -nt "$out" ] && return 0
   done
   return 1
@@ -105,7 +105,7 @@ build_walk() {
   shift 4
   local flags=(-fomit-frame-pointer -fplugin="$plugin")
   [ "$kind" = fp ] && flags=(-fno-omit-frame-pointer -DFRAME_POINTERS)
-  stale "$out" "$here/walk-to-start.c" "$@" || return 0
+  stale "$out" "$here/walk-to-start.c" "$lib" "$0" "$@" || return 0
   "$CC" -O2 -Wall -Wextra "${flags[@]}" "${inc[@]}" -DCHAIN_ENTRY="$entry" \
     -DCHAIN_DEPTH="$depth" -c "$here/walk-to-start.c" -o "$out.o" &&
   "$CC" -o "$out" "$out.o" "$@" "$lib" -lunwind -ldl
@@ -136,25 +136,28 @@ gen_lib_source() { # K
 }
 
 # build_libs DIR fp|nofp: the libraries, compiled two at a time, linked
-# from the last (each needs the next).  Rebuilt only when stale.
+# from the last (each needs the next).  Rebuilt only when stale (not when
+# only libgorc changed: they do not link it).
 build_libs() {
-  local dir=$1 kind=$2 k
-  local flags="-O2 -fPIC -fomit-frame-pointer -fplugin=$plugin"
-  [ "$kind" = fp ] && flags="-O2 -fPIC -fno-omit-frame-pointer"
-  stale "$dir/libchain0.so" || return 0
+  local dir=$1 kind=$2 k log=$1.log
+  local cflags=(-O2 -fPIC -fomit-frame-pointer -fplugin="$plugin")
+  [ "$kind" = fp ] && cflags=(-O2 -fPIC -fno-omit-frame-pointer)
+  stale "$dir/libchain0.so" "$0" || return 0
+  echo "unwind: libs: building $N_LIBS libraries ($kind) in $dir (log: $log)"
+  : >"$log"
   rm -rf "$dir"
   mkdir -p "$dir"
   for k in $(seq 0 $((N_LIBS - 1))); do
     gen_lib_source "$k" >"$dir/chain$k.c"
   done
-  # shellcheck disable=SC2086
-  seq 0 $((N_LIBS - 1)) | xargs -P2 -I{} "$CC" $flags -c "$dir/chain{}.c" -o "$dir/chain{}.o" ||
-    return 1
+  seq 0 $((N_LIBS - 1)) | xargs -P2 -I{} "$CC" "${cflags[@]}" -c "$dir/chain{}.c" -o "$dir/chain{}.o" \
+    >>"$log" 2>&1 || return 1
   for k in $(seq $((N_LIBS - 1)) -1 0); do
     local next=()
     [ "$k" -lt $((N_LIBS - 1)) ] && next=(-L"$dir" -lchain$((k + 1)))
-    "$CC" -shared -o "$dir/libchain$k.so" "$dir/chain$k.o" "${next[@]}" -Wl,-rpath,'$ORIGIN' ||
-      return 1
+    # shellcheck disable=SC2016 # $ORIGIN is for the dynamic linker
+    "$CC" -shared -o "$dir/libchain$k.so" "$dir/chain$k.o" "${next[@]}" -Wl,-rpath,'$ORIGIN' \
+      >>"$log" 2>&1 || return 1
   done
 }
 
@@ -167,10 +170,16 @@ WALKS=$WORK/walks.txt
 # their lines go to $WALKS as "LABEL METHOD FRAMES NS_PER_WALK" (or
 # "LABEL METHOD MISMATCH WHY").
 walk_runs() {
-  local label=$1 i p
+  local label=$1 i p out rc
   for i in $(seq "$WALK_REPS"); do
     for p in "$2" "$3"; do
-      "$p" 60 2>&1 | sed "s/^/$label /" >>"$WALKS"
+      out=$("$p" 60 2>&1)
+      rc=$?
+      if [ $rc -ne 0 ]; then
+        echo "unwind: $label: FAILED: ${p##*/} exited with status $rc (no figures from it): $out" | head -n 5
+        continue
+      fi
+      awk -v label="$label" '{ print label " " $0 }' <<<"$out" >>"$WALKS"
     done
   done
 }
@@ -196,8 +205,11 @@ walk_figure() {
 print_walks() {
   local label=$1 m fig
   local fp unw
+  # The anchors; none when their walks were wrong.
   fp=$(walk_figure "$label" frame-pointer)
   unw=$(walk_figure "$label" unw_backtrace)
+  [[ $fp == MISMATCH* ]] && fp=""
+  [[ $unw == MISMATCH* ]] && unw=""
   echo "unwind: $2"
   for m in frame-pointer gorc_backtrace unw_backtrace glibc_backtrace; do
     fig=$(walk_figure "$label" "$m")
@@ -224,16 +236,18 @@ print_walks() {
 # ---------------------------------------------------------------- parts
 
 part_walk8() {
-  build_walk "$WORK/walk-walk8" f1 3 nofp "$WORK/chain8.o" &&
-  build_walk "$WORK/walk-walk8-fp" f1 3 fp "$WORK/chain8-fp.o" || {
-    echo "unwind: walk8: failed: building walk-to-start"; return; }
+  if ! { build_walk "$WORK/walk-walk8" f1 3 nofp "$WORK/chain8.o" &&
+          build_walk "$WORK/walk-walk8-fp" f1 3 fp "$WORK/chain8-fp.o"; }; then
+    echo "unwind: walk8: failed: building walk-to-start"
+    return
+  fi
   COUNTED="$COUNTED walk8"
   walk_runs walk8 "$WORK/walk-walk8" "$WORK/walk-walk8-fp"
   print_walks walk8 "the 8-frame walk to _start (main -> f1 -> f2 -> f3 -> leaf, -O2 -fomit-frame-pointer, the plugin; the FP walk: the same built with frame pointers, to main's return into glibc); median of $WALK_REPS processes x 9 stack placements"
 }
 
 build_chain8() {
-  stale "$WORK/chain8.o" "$here/chain8.c" || return 0
+  stale "$WORK/chain8.o" "$here/chain8.c" "$0" || return 0
   "$CC" -O2 -Wall -Wextra -fomit-frame-pointer -fplugin="$plugin" -c "$here/chain8.c" \
     -o "$WORK/chain8.o" &&
   "$CC" -O2 -Wall -Wextra -fno-omit-frame-pointer -c "$here/chain8.c" -o "$WORK/chain8-fp.o"
@@ -264,9 +278,11 @@ part_chains_whole() {
     recursive) entry=chain;;
     *) entry=$chain;;
     esac
-    build_walk "$WORK/walk-$chain" "${entry}_nofp" 32 nofp "$WORK/chain-nofp.o" &&
-    build_walk "$WORK/walk-$chain-fp" "${entry}_fp" 32 fp "$WORK/chain-fp.o" || {
-      echo "unwind: $chain chain: failed: building walk-to-start"; continue; }
+    if ! { build_walk "$WORK/walk-$chain" "${entry}_nofp" 32 nofp "$WORK/chain-nofp.o" &&
+            build_walk "$WORK/walk-$chain-fp" "${entry}_fp" 32 fp "$WORK/chain-fp.o"; }; then
+      echo "unwind: $chain chain: failed: building walk-to-start"
+      continue
+    fi
     COUNTED="$COUNTED $chain"
     walk_runs "$chain" "$WORK/walk-$chain" "$WORK/walk-$chain-fp"
     print_walks "$chain" "depth 32, $chain chain, the whole walk to _start (main calls the chain); median of $WALK_REPS processes x 9 stack placements"
@@ -345,20 +361,20 @@ count_walks() {
 
 part_libs() {
   local n
-  echo "unwind: libs: building $N_LIBS libraries twice (cached in $WORK/libs)"
-  if ! build_libs "$WORK/libs/nofp" nofp >"$WORK/libs-build.log" 2>&1 ||
-     ! build_libs "$WORK/libs/fp" fp >>"$WORK/libs-build.log" 2>&1; then
-    echo "unwind: libs: failed: building the libraries (see $WORK/libs-build.log)"
+  if ! build_libs "$WORK/libs/nofp" nofp || ! build_libs "$WORK/libs/fp" fp; then
+    echo "unwind: libs: failed: building the libraries (see $WORK/libs/*.log)"
     rm -f "$WORK/libs/nofp/libchain0.so" "$WORK/libs/fp/libchain0.so"
     return
   fi
   for n in 10 30 100; do
     local first=$((N_LIBS - n))
-    build_walk "$WORK/walk-libs$n" "lib_chain_$first" "$n" nofp \
-      -L"$WORK/libs/nofp" -lchain$first -Wl,-rpath,"$WORK/libs/nofp" &&
-    build_walk "$WORK/walk-libs$n-fp" "lib_chain_$first" "$n" fp \
-      -L"$WORK/libs/fp" -lchain$first -Wl,-rpath,"$WORK/libs/fp" || {
-      echo "unwind: libs: failed: building the program through $n libraries"; continue; }
+    if ! { build_walk "$WORK/walk-libs$n" "lib_chain_$first" "$n" nofp \
+             -L"$WORK/libs/nofp" -lchain$first -Wl,-rpath,"$WORK/libs/nofp" &&
+           build_walk "$WORK/walk-libs$n-fp" "lib_chain_$first" "$n" fp \
+             -L"$WORK/libs/fp" -lchain$first -Wl,-rpath,"$WORK/libs/fp"; }; then
+      echo "unwind: libs: failed: building the program through $n libraries"
+      continue
+    fi
     COUNTED="$COUNTED libs$n"
     walk_runs "libs$n" "$WORK/walk-libs$n" "$WORK/walk-libs$n-fp"
     print_walks "libs$n" "the walk to _start through $n shared libraries (one function each, calling the next through the PLT); median of $WALK_REPS processes x 9 stack placements"
@@ -451,6 +467,7 @@ summary() {
       if (v == "") { printf "unwind: aim %s: no figure (see above)\n", text; return }
       printf "unwind: aim %s: %s (%s)\n", text, shown, ok ? "met" : "missed"
     }
+    function times(r) { return sprintf(r >= 0.1 ? "%.2fx" : "%.2gx", r) }
     # RATIO of two figures A / B, or "" / "MISMATCH".
     function ratio(a, b) {
       if (value(a) == "MISMATCH" || value(b) == "MISMATCH") return "MISMATCH"
@@ -459,11 +476,11 @@ summary() {
     }
     function faster(text, part, slow, fast, bar,   r) {   # slow / fast >= bar
       r = ratio(slow, fast)
-      line(text, part, r, sprintf("%.2fx", r), r >= bar)
+      line(text, part, r, times(r), r >= bar)
     }
     function within(text, part, a, b, bar,   r) {        # a / b <= bar
       r = ratio(a, b)
-      line(text, part, r, sprintf("%.2fx", r), r <= bar)
+      line(text, part, r, times(r), r <= bar)
     }
     END {
       print "unwind: summary: the aims of issue 15, from the figures above"

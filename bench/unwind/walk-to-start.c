@@ -17,8 +17,8 @@
    walk-to-start [BUDGET_MS]: for each of STACK_PADS stack placements (a
    VLA in main moves the whole chain), every method in turn times a batch
    of walks; prints per method "METHOD FRAMES NS_PER_WALK", the median over
-   the placements.  Before timing, each method's walk is checked: the
-   expected number of frames, and (without frame pointers) the same
+   the placements.  Each method's walk is checked before timing and after
+   each timed batch: the expected number of frames, and (without frame pointers) the same
    addresses as unw_backtrace (but the first: each method returns to its
    own call in the leaf); a method that fails prints
    "METHOD MISMATCH REASON" instead.
@@ -214,6 +214,20 @@ static void plan_job(struct plan *pl, enum method m, long iters, void **ips, siz
   pl->pad = pad;
 }
 
+/* Check the last walk of the job just run; the first reason a method's
+   walk is wrong is kept.  */
+static void check_job(struct plan *pl)
+{
+  struct leaf_job *job = &pl->job;
+#ifdef FRAME_POINTERS
+  const char *why = check_walk(job->method, pl->ips, job->frames, NULL, 0);
+#else
+  const char *why = check_walk(job->method, pl->ips, job->frames, pl->ref, pl->ref_n);
+#endif
+  if (why && !pl->bad[job->method])
+    pl->bad[job->method] = strdup(why);
+}
+
 /* Take the result of the job just run.  */
 static void plan_result(struct plan *pl)
 {
@@ -222,15 +236,9 @@ static void plan_result(struct plan *pl)
   case P_REFERENCE:
     pl->ref_n = job->frames;
     break;
-  case P_CHECK: {
-#ifdef FRAME_POINTERS
-    const char *why = check_walk(job->method, pl->ips, job->frames, NULL, 0);
-#else
-    const char *why = check_walk(job->method, pl->ips, job->frames, pl->ref, pl->ref_n);
-#endif
-    pl->bad[job->method] = why ? strdup(why) : NULL;
+  case P_CHECK:
+    check_job(pl);
     break;
-  }
   case P_CALIBRATE: {
     double one = job->ns / job->iters > 1 ? job->ns / job->iters : 1;
     long n = (long)(pl->budget_ns / STACK_PADS / pl->nrun / one);
@@ -238,6 +246,7 @@ static void plan_result(struct plan *pl)
     break;
   }
   case P_TIME:
+    check_job(pl);  /* the last walk of the batch, at this placement */
     pl->per_walk[job->method][pl->placement] = job->ns / job->iters;
     break;
   case P_COLD:
