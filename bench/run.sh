@@ -14,8 +14,8 @@
 #   BENCH_ONLY    space-separated subset of: demo sqlite3 lua5.4 zlib bzip2 tinyxml2;
 #                 or "unwind": only the stack walks (bench/unwind/run.sh, which
 #                 can also be run directly; its UNWIND_PARTS picks parts of it,
-#                 e.g. UNWIND_PARTS="walk8 chains libs" for the whole-walk
-#                 figures alone, in under a minute)
+#                 e.g. UNWIND_PARTS="walk8 chains libs callgrind" for the
+#                 whole-walk figures alone, in under a minute)
 #   BENCH_NO_PLUGIN=1  measure without the plugin (records print "no records")
 #
 # Every C file is compiled twice, without and with -fplugin (timed, same
