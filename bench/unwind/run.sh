@@ -260,8 +260,10 @@ part_chains_per_frame() {
   echo "unwind: distinct = 136 different functions (no return address repeats: every frame a table lookup)"
   echo "unwind: each cell: the median over 9 stack placements"
   "$WORK/unwind-bench" | tee "$WORK/times.txt" | sed 's/^/unwind: /'
-  # method, chain, depth, frames, ns/frame, ratio (columns split on 2+ spaces)
-  awk '{ n = split($0, f, /  +/); if (n >= 5 && f[3] + 0 == 32) print f[1] "|" f[2] "|" f[5] }' \
+  # method, chain, depth, frames, ns/frame, ratio (columns split on 2+
+  # spaces), or method, chain, depth, "MISMATCH: why"
+  awk '{ n = split($0, f, /  +/)
+         if (n >= 4 && f[3] + 0 == 32) print f[1] "|" f[2] "|" (f[4] ~ /^MISMATCH/ ? "MISMATCH" : f[5]) }' \
     "$WORK/times.txt" | while IFS='|' read -r method chain ns; do
     case $method in
     "frame-pointer walk") figure "chain.$chain.frame-pointer.frame" "$ns";;
