@@ -381,6 +381,15 @@ part_libs() {
     walk_runs "libs$n" "$WORK/walk-libs$n" "$WORK/walk-libs$n-fp"
     print_walks "libs$n" "the walk to _start through $n shared libraries (one function each, calling the next through the PLT); median of $WALK_REPS processes x 9 stack placements"
   done
+  awk '{ fig[$1] = $2 }
+    END {
+      line = "unwind: libs: per frame, through 100 libraries / through 30:"
+      split("gorc_backtrace unw_backtrace glibc_backtrace frame-pointer", m, " ")
+      for (i = 1; i <= 4; i++) {
+        a = fig["libs100." m[i] ".frame"]; b = fig["libs30." m[i] ".frame"]
+        line = line sprintf(" %s %s", m[i], a > 0 && b > 0 ? sprintf("%.2fx", a / b) : "n/a")
+      }
+      print line }' "$FIGURES"
 }
 
 # Cold: a fresh process's first walk of walk8's chain, the methods in turn
