@@ -7,7 +7,8 @@
 #                 (GORC_CC=gcc-11: against GCC 11, with its plugin)
 #   make PLUGIN_CC=gcc-11   also build the plugin for another installed GCC
 #   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
-#                 time (also for gcc-11 when installed)
+#                 time (also for gcc-11 when installed), start-up, stack walks,
+#                 static calls; BENCH_ONLY=unwind: the stack walks alone
 #   make deps     install the Debian packages gorc needs (run automatically)
 
 # GCC the plugin is for, and the C++ compiler of the same GCC to build it.
@@ -126,9 +127,10 @@ check: all deps-if-missing
 BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
 
+# BENCH_ONLY=unwind: the stack walks alone, for $(CC) only.
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
-	for cc in $(BENCH_OTHER_GCCS); do \
+	test "$$BENCH_ONLY" = unwind || for cc in $(BENCH_OTHER_GCCS); do \
 	  $(MAKE) -s PLUGIN_CC=$$cc all && \
 	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \
 	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done

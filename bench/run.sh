@@ -11,7 +11,11 @@
 #                 make PLUGIN_CC=$CC if missing
 #   BENCH_WORK    download and build directory (default $GORC_ROOT/bench/work)
 #   BENCH_CFLAGS  optimisation flags (default -O2)
-#   BENCH_ONLY    space-separated subset of: demo sqlite3 lua5.4 zlib bzip2 tinyxml2
+#   BENCH_ONLY    space-separated subset of: demo sqlite3 lua5.4 zlib bzip2 tinyxml2;
+#                 or "unwind": only the stack walks (bench/unwind/run.sh, which
+#                 can also be run directly; its UNWIND_PARTS picks parts of it,
+#                 e.g. UNWIND_PARTS="walk8 chains libs callgrind" for the
+#                 whole-walk figures alone, in under a minute)
 #   BENCH_NO_PLUGIN=1  measure without the plugin (records print "no records")
 #
 # Every C file is compiled twice, without and with -fplugin (timed, same
@@ -61,6 +65,13 @@ if [ -z "$NO_PLUGIN" ]; then
   PFLAGS="-fplugin=$PLUGIN"
 else
   PFLAGS=""
+fi
+
+# Only the stack walks: nothing else is built or measured.
+if [ "$ONLY" = unwind ]; then
+  [ -n "${BENCH_SKIP_UNWIND:-}" ] && exit 0
+  GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/unwind/run.sh"
+  exit $?
 fi
 
 # ---------------------------------------------------------------- helpers

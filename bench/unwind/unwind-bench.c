@@ -8,7 +8,9 @@
    stack depths: where the stack lies relative to the address buffer
    changes a walk's time by up to 2x on some CPUs (loads from the stack
    falsely aliasing earlier stores to the buffer, 4 KiB apart), and
-   address-space randomisation would otherwise pick one case per run.  */
+   address-space randomisation would otherwise pick one case per run.
+   Each cell's last walk is checked (check_walk): a wrong one prints
+   "MISMATCH" and the reason instead of a figure.  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -59,8 +61,20 @@ __attribute__((noinline)) static int walk_gorc(void)
   gorc_backtrace(ips, walk_max);
   return gorc_backtrace_count();
 }
-__attribute__((noinline)) static int walk_glibc(void) { return glibc_backtrace(ips, walk_max); }
-__attribute__((noinline)) static int walk_unw(void) { return unw_backtrace(ips, walk_max); }
+/* Not tail calls (the empty asm after them): every walker's frame is the
+   first one walked, so that all walk the same frames.  */
+__attribute__((noinline)) static int walk_glibc(void)
+{
+  int n = glibc_backtrace(ips, walk_max);
+  __asm__ volatile("");
+  return n;
+}
+__attribute__((noinline)) static int walk_unw(void)
+{
+  int n = unw_backtrace(ips, walk_max);
+  __asm__ volatile("");
+  return n;
+}
 
 /* libunwind exports _Unwind_Backtrace and _Unwind_GetIP too: libgcc's are
    taken from libgcc_s.so.1 explicitly.  */
@@ -101,6 +115,8 @@ static struct method methods[] = {
 };
 static const char *const chain_names[NCHAINS] = { "recursive", "mixed", "distinct" };
 #define NMETHODS (sizeof methods / sizeof methods[0])
+/* The chains built with the plugin: what all but the frame-pointer walk walk.  */
+static const chain_fn plugin_chains[NCHAINS] = { chain_nofp, mixed_nofp, distinct_nofp };
 
 struct leaf_arg {
   int (*walk)(void);
@@ -170,6 +186,32 @@ static double time_cell(struct method *m, int ch, int depth, long budget_ns, int
   return per_frame[STACK_PADS / 2];
 }
 
+/* The last walk of METHOD M (FRAMES frames, in ips) against the
+   reference walk of libunwind (REF_FRAMES in REF): why it is wrong, or
+   NULL.  Each method finds walk_max frames; all but the frame-pointer
+   walk (another build of the chain) the same addresses but the first,
+   the return into each method's own walk_* function.  */
+static const char *check_walk(const struct method *m, int frames, void *const *ref, int ref_frames)
+{
+  static char why[160];
+  if (frames != walk_max) {
+    snprintf(why, sizeof why, "%d frames, expected %d", frames, walk_max);
+    return why;
+  }
+  if (m->walk == walk_fp)
+    return NULL;
+  if (ref_frames != frames) {
+    snprintf(why, sizeof why, "libunwind found %d frames", ref_frames);
+    return why;
+  }
+  for (int i = 1; i < frames; i++)
+    if (ips[i] != ref[i]) {
+      snprintf(why, sizeof why, "frame %d: %p, libunwind %p", i, ips[i], ref[i]);
+      return why;
+    }
+  return NULL;
+}
+
 /* Under callgrind (collection off at start), each cell's walks are
    counted alone and dumped with the label "cell METHOD|CHAIN|DEPTH|FRAMES|ITERS";
    run.sh divides.  */
@@ -183,6 +225,11 @@ static void run_table(long budget_ns, int callgrind, int print)
     for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
       double fp_per_frame = 0;
       walk_max = depths[d] + 2; /* leaf, DEPTH steps, the chain's entry */
+      static void *ref[MAX_FRAMES];
+      /* Through the same calls as time_cell's last walk.  */
+      struct leaf_arg ref_walk = { walk_unw, 1, 0, 0, 0 };
+      run_padded(plugin_chains[ch], depths[d], &ref_walk, 16);
+      memcpy(ref, ips, sizeof ref);
       for (size_t m = 0; m < NMETHODS; m++) {
         if (callgrind) {
           struct leaf_arg a = { methods[m].walk, 100, 0, 0, print };
@@ -197,6 +244,13 @@ static void run_table(long budget_ns, int callgrind, int print)
         }
         int frames = 0;
         double per_frame = time_cell(&methods[m], ch, depths[d], budget_ns, &frames);
+        const char *bad = check_walk(&methods[m], frames, ref, ref_walk.frames);
+        if (bad) {
+          if (print)
+            printf("%-26s %-9s %6d  MISMATCH: %s\n", methods[m].name, chain_names[ch], depths[d],
+                   bad);
+          continue;
+        }
         if (m == 0)
           fp_per_frame = per_frame;
         if (print)
