@@ -25,24 +25,39 @@
 #include "arch-x86_64.h"
 #include "internal.h"
 
-/* struct gorc_cursor priv[] layout.  */
-enum {
-  P_FLAGS, P_UC, P_LO, P_HI, P_ALO, P_AHI, P_FRAMES, P_RBX
-};
-_Static_assert(P_RBX < sizeof ((struct gorc_cursor *)0)->priv / sizeof(unsigned long),
+/* What libgorc keeps in a struct gorc_cursor's priv[]: the walk's state
+   beyond ip, sp and bp.  */
+struct cursor_state {
+  uint64_t flags;           /* F_* */
+  uint64_t uc;              /* a ucontext_t: this frame's registers (F_REGS) */
+  uint64_t lo, hi;          /* the stack the walk reads: [lo, hi) */
+  uint64_t alo, ahi;        /* the alternate signal stack, when known */
+  uint64_t frames;          /* frames stepped */
+  uint64_t rbx;             /* this frame's rbx (F_RBX_KNOWN) */
+} __attribute__((may_alias));
+_Static_assert(sizeof(struct cursor_state) <= sizeof ((struct gorc_cursor *)0)->priv,
                "struct gorc_cursor priv[] too small");
+
+/* C's state.  A walk that reads through a const cursor may still grow
+   the range it has probed (extend_probed): the state is the cursor's
+   own.  */
+static inline struct cursor_state *cstate(const struct gorc_cursor *c)
+{
+  return (struct cursor_state *)(uintptr_t)c->priv;
+}
+
 enum {
-  F_REGS = 1,       /* P_UC holds this frame's registers (interrupted frame) */
+  F_REGS = 1,       /* uc holds this frame's registers (interrupted frame) */
   F_NOADJ = 2,      /* look up ip itself, not ip - 1 */
   F_BP_UNKNOWN = 4, /* bp holds no valid value */
   F_ALTJUMP = 8,    /* the one jump between the altstack and the thread stack was used */
-  F_UC_TRUSTED = 16,/* P_UC is the caller's ucontext: read it directly */
+  F_UC_TRUSTED = 16,/* uc is the caller's ucontext: read it directly */
   F_END = 32,       /* the outermost frame was reached */
   F_LO_SOFT = 64,   /* thread stack low bound not known yet (non-main thread on the altstack) */
-  F_RBX_KNOWN = 128,/* P_RBX holds this frame's rbx */
-  F_THREAD = 256,   /* P_HI is a non-main thread's thread pointer: [P_LO, P_HI) its stack */
+  F_RBX_KNOWN = 128,/* rbx holds this frame's rbx */
+  F_THREAD = 256,   /* hi is a non-main thread's thread pointer: [lo, hi) its stack */
   F_NOT_CODE = 512, /* the step stopped at an ip that is no code of a loaded module */
-  F_PROBE = 1024    /* [P_LO, P_HI) is only what the kernel showed readable: grow it by probes */
+  F_PROBE = 1024    /* [lo, hi) is only what the kernel showed readable: grow it by probes */
 };
 
 #define GORC_MAX_FRAMES 4096
@@ -63,8 +78,8 @@ static int extend_probed(const struct gorc_cursor *c, uint64_t a);
    (the range is the cursor's own: it stays grown).  */
 static inline __attribute__((always_inline)) int on_stack(const struct gorc_cursor *c, uint64_t a)
 {
-  return in_range(a, c->priv[P_LO], c->priv[P_HI]) || in_range(a, c->priv[P_ALO], c->priv[P_AHI])
-         || ((c->priv[P_FLAGS] & F_PROBE) && extend_probed(c, a) == 0);
+  return in_range(a, cstate(c)->lo, cstate(c)->hi) || in_range(a, cstate(c)->alo, cstate(c)->ahi)
+         || ((cstate(c)->flags & F_PROBE) && extend_probed(c, a) == 0);
 }
 
 /* A checked 8-byte stack read.  */
@@ -78,8 +93,8 @@ static inline __attribute__((always_inline)) int rd(const struct gorc_cursor *c,
 
 static int rd_greg(const struct gorc_cursor *c, unsigned greg, uint64_t *out)
 {
-  uint64_t a = c->priv[P_UC] + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg;
-  if (c->priv[P_FLAGS] & F_UC_TRUSTED) {
+  uint64_t a = cstate(c)->uc + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg;
+  if (cstate(c)->flags & F_UC_TRUSTED) {
     *out = *(const volatile uint64_t *)(uintptr_t)a;
     return 0;
   }
@@ -89,7 +104,7 @@ static int rd_greg(const struct gorc_cursor *c, unsigned greg, uint64_t *out)
 /* The value of DWARF register R in the current frame.  */
 static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
 {
-  uint64_t flags = c->priv[P_FLAGS];
+  uint64_t flags = cstate(c)->flags;
   if (r == GORC_DWARF_RSP) {
     *out = c->sp;
     return 0;
@@ -99,7 +114,7 @@ static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
     return 0;
   }
   if (r == GORC_DWARF_RBX && (flags & F_RBX_KNOWN)) {
-    *out = c->priv[P_RBX];
+    *out = cstate(c)->rbx;
     return 0;
   }
   if (r > GORC_DWARF_MAX_GPR || r == GORC_DWARF_RBP || r == GORC_DWARF_RBX
@@ -154,14 +169,14 @@ static int is_restore_rt(const struct gorc_rt_module *m, uint64_t ip, int interr
          || (interrupted && restore_rt_at(m, ip - GORC_RT_SIGRETURN_SYSCALL_OFF));
 }
 
-/* The altstack's bounds into P_ALO/P_AHI, if this thread runs on it.  */
+/* The altstack's bounds into alo/ahi, if this thread runs on it.  */
 static void query_altstack(struct gorc_cursor *c)
 {
   stack_t ss;
   /* Only fails for a bad argument, and then leaves errno alone.  */
   if (sigaltstack(NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE) && (ss.ss_flags & SS_ONSTACK)) {
-    c->priv[P_ALO] = (uint64_t)(uintptr_t)ss.ss_sp;
-    c->priv[P_AHI] = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
+    cstate(c)->alo = (uint64_t)(uintptr_t)ss.ss_sp;
+    cstate(c)->ahi = (uint64_t)(uintptr_t)ss.ss_sp + ss.ss_size;
   }
 }
 
@@ -190,41 +205,41 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp, int sp_is_own)
      interrupted), so the altstack need not be asked for: no system call
      in the common case.  */
   if (is_main && gorc_rt_main_hi && sp >= gorc_rt_main_lo && sp < gorc_rt_main_hi) {
-    c->priv[P_LO] = gorc_rt_main_lo;
-    c->priv[P_HI] = gorc_rt_main_hi;
+    cstate(c)->lo = gorc_rt_main_lo;
+    cstate(c)->hi = gorc_rt_main_hi;
     return;
   }
   uint64_t lo = (sp - REDZONE) & ~(uint64_t)7;
   if (!is_main && thread_stack_low && sp >= thread_stack_low && tp > sp) {
-    c->priv[P_LO] = lo;
-    c->priv[P_HI] = tp;
-    c->priv[P_FLAGS] |= F_THREAD;
+    cstate(c)->lo = lo;
+    cstate(c)->hi = tp;
+    cstate(c)->flags |= F_THREAD;
     return;
   }
   query_altstack(c);
-  int on_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
+  int on_alt = in_range(sp, cstate(c)->alo, cstate(c)->ahi);
   if (is_main && gorc_rt_main_hi && on_alt) {
-    c->priv[P_LO] = gorc_rt_main_lo;
-    c->priv[P_HI] = gorc_rt_main_hi;
+    cstate(c)->lo = gorc_rt_main_lo;
+    cstate(c)->hi = gorc_rt_main_hi;
     return;
   }
   /* glibc puts a thread's TCB (the thread pointer) and static TLS at the
      top of its stack block: [sp, tp) is mapped stack.  */
   if (!is_main && on_alt) {
-    c->priv[P_LO] = c->priv[P_HI] = tp;
-    c->priv[P_FLAGS] |= F_LO_SOFT;
+    cstate(c)->lo = cstate(c)->hi = tp;
+    cstate(c)->flags |= F_LO_SOFT;
     return;
   }
   if (!is_main && tp > sp && tp - sp < (1ull << 30)) {
-    c->priv[P_LO] = lo;
-    c->priv[P_HI] = tp;
-    c->priv[P_FLAGS] |= F_THREAD;
-    if (sp_is_own && !c->priv[P_AHI] && (!thread_stack_low || sp < thread_stack_low))
+    cstate(c)->lo = lo;
+    cstate(c)->hi = tp;
+    cstate(c)->flags |= F_THREAD;
+    if (sp_is_own && !cstate(c)->ahi && (!thread_stack_low || sp < thread_stack_low))
       thread_stack_low = sp;
   } else {
     /* Unknown stack (a coroutine, a foreign thread): only sp's page.  */
-    c->priv[P_LO] = lo;
-    c->priv[P_HI] = (sp | 4095) + 1;
+    cstate(c)->lo = lo;
+    cstate(c)->hi = (sp | 4095) + 1;
   }
 }
 
@@ -233,28 +248,27 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp, int sp_is_own)
 static uint64_t probe_limit(const struct gorc_cursor *c)
 {
   uint64_t tp = (uint64_t)(uintptr_t)__builtin_thread_pointer();
-  if (c->priv[P_FLAGS] & F_THREAD)
+  if (cstate(c)->flags & F_THREAD)
     return tp;
-  if (gorc_rt_main_self_known && tp == gorc_rt_main_self && c->priv[P_LO] >= gorc_rt_main_lo
-      && c->priv[P_LO] < gorc_rt_main_hi)
+  if (gorc_rt_main_self_known && tp == gorc_rt_main_self && cstate(c)->lo >= gorc_rt_main_lo
+      && cstate(c)->lo < gorc_rt_main_hi)
     return gorc_rt_main_hi;
   return 0;
 }
 
 #define PROBE_MAX_PAGES 64
 
-/* A read at A above the probed range [P_LO, P_HI): probe the pages up to
+/* A read at A above the probed range [lo, hi): probe the pages up to
    A's (at most PROBE_MAX_PAGES of them) and grow the range.  */
 static int extend_probed(const struct gorc_cursor *c, uint64_t a)
 {
-  struct gorc_cursor *w = (struct gorc_cursor *)c;  /* the range is the cursor's own */
-  uint64_t hi = c->priv[P_HI], limit = probe_limit(c);
+  uint64_t hi = cstate(c)->hi, limit = probe_limit(c);
   if (a < hi || a + 8 > limit || ((a + 8 - hi) >> 12) >= PROBE_MAX_PAGES)
     return -1;
   for (; hi < a + 8; hi += 4096)
     if (!probe(hi))
       return -1;
-  w->priv[P_HI] = hi;
+  cstate(c)->hi = hi;
   return 0;
 }
 
@@ -267,17 +281,17 @@ static int extend_probed(const struct gorc_cursor *c, uint64_t a)
 static int start_trusted(const struct gorc_cursor *c, uint64_t sp)
 {
   uint64_t own = (uint64_t)(uintptr_t)__builtin_frame_address(0);
-  if (in_range(sp, c->priv[P_ALO], c->priv[P_AHI]))
+  if (in_range(sp, cstate(c)->alo, cstate(c)->ahi))
     return 1;
-  if (in_range(own, c->priv[P_ALO], c->priv[P_AHI]))
+  if (in_range(own, cstate(c)->alo, cstate(c)->ahi))
     return 0;
   /* Not on the altstack (asked above when it mattered): the walking
      code's frame is on the same stack as SP when it lies below it, up to
      the same top.  */
-  if (c->priv[P_FLAGS] & F_THREAD)
+  if (cstate(c)->flags & F_THREAD)
     return (thread_stack_low && sp >= thread_stack_low)
-           || (own < sp && sp < c->priv[P_HI] && c->priv[P_HI] - own < (1ull << 30));
-  return own < sp && own >= c->priv[P_LO] && sp < c->priv[P_HI];
+           || (own < sp && sp < cstate(c)->hi && cstate(c)->hi - own < (1ull << 30));
+  return own < sp && own >= cstate(c)->lo && sp < cstate(c)->hi;
 }
 
 /* Start C's walk at an untrusted SP in probe mode: from sp to the end of
@@ -287,14 +301,14 @@ static int start_trusted(const struct gorc_cursor *c, uint64_t sp)
 static void start_probed(struct gorc_cursor *c, uint64_t sp)
 {
   uint64_t lo = sp & ~(uint64_t)7, red = (sp - REDZONE) & ~(uint64_t)7;
-  c->priv[P_FLAGS] |= F_PROBE;
-  c->priv[P_LO] = lo;
-  c->priv[P_HI] = lo;
+  cstate(c)->flags |= F_PROBE;
+  cstate(c)->lo = lo;
+  cstate(c)->hi = lo;
   if (!probe(lo))
     return;
-  c->priv[P_HI] = (sp | 4095) + 1;
+  cstate(c)->hi = (sp | 4095) + 1;
   if ((red >> 12 == lo >> 12) || probe(red))
-    c->priv[P_LO] = red;
+    cstate(c)->lo = red;
 }
 
 uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
@@ -356,9 +370,9 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
      does not come through it).  */
   if (uc) {
     const ucontext_t *u = uc;
-    c->priv[P_UC] = (uint64_t)(uintptr_t)uc;
-    c->priv[P_RBX] = (uint64_t)u->uc_mcontext.gregs[GORC_RT_GREG_AUX];
-    c->priv[P_FLAGS] = F_REGS | F_NOADJ | F_UC_TRUSTED | F_RBX_KNOWN;
+    cstate(c)->uc = (uint64_t)(uintptr_t)uc;
+    cstate(c)->rbx = (uint64_t)u->uc_mcontext.gregs[GORC_RT_GREG_AUX];
+    cstate(c)->flags = F_REGS | F_NOADJ | F_UC_TRUSTED | F_RBX_KNOWN;
   }
   set_thread_bounds(c, sp, uc == NULL);
   if (uc && !start_trusted(c, sp))
@@ -382,31 +396,31 @@ static int signal_frame(struct gorc_cursor *c)
   /* The walk started on the main thread's stack without asking for the
      altstack (set_thread_bounds); an altstack that lives inside that
      stack (a local array of main) shows only here.  */
-  if (!c->priv[P_AHI])
+  if (!cstate(c)->ahi)
     query_altstack(c);
-  int from_alt = in_range(c->sp, c->priv[P_ALO], c->priv[P_AHI]);
-  int to_alt = in_range(sp, c->priv[P_ALO], c->priv[P_AHI]);
+  int from_alt = in_range(c->sp, cstate(c)->alo, cstate(c)->ahi);
+  int to_alt = in_range(sp, cstate(c)->alo, cstate(c)->ahi);
   if (from_alt && !to_alt) {
-    if (c->priv[P_FLAGS] & F_ALTJUMP)
+    if (cstate(c)->flags & F_ALTJUMP)
       return -GORC_EDIRECTION;
-    if (c->priv[P_FLAGS] & F_LO_SOFT) {
+    if (cstate(c)->flags & F_LO_SOFT) {
       /* Non-main thread: the interrupted sp now gives the low bound; the
          stack runs from there to the thread pointer.  */
-      uint64_t hi = c->priv[P_HI];
+      uint64_t hi = cstate(c)->hi;
       if ((sp & 7) || sp >= hi || hi - sp >= (1ull << 30) || !probe(sp))
         return -GORC_EBADFRAME;
-      c->priv[P_LO] = (sp - REDZONE) & ~(uint64_t)7;
-      c->priv[P_FLAGS] &= ~(uint64_t)F_LO_SOFT;
+      cstate(c)->lo = (sp - REDZONE) & ~(uint64_t)7;
+      cstate(c)->flags &= ~(uint64_t)F_LO_SOFT;
     }
-    c->priv[P_FLAGS] |= F_ALTJUMP;
-    if ((c->priv[P_FLAGS] & F_THREAD) && sp < c->priv[P_LO] && sp < c->priv[P_HI]) {
+    cstate(c)->flags |= F_ALTJUMP;
+    if ((cstate(c)->flags & F_THREAD) && sp < cstate(c)->lo && sp < cstate(c)->hi) {
       /* A thread whose altstack lies inside its own stack, above the
          frames the handler interrupted (the walk started on the
          altstack, within the range known to be this thread's stack):
          the stack goes on down to the interrupted sp.  */
-      if ((sp & 7) || c->priv[P_HI] - sp >= (1ull << 30) || !probe(sp))
+      if ((sp & 7) || cstate(c)->hi - sp >= (1ull << 30) || !probe(sp))
         return -GORC_EBADFRAME;
-      c->priv[P_LO] = (sp - REDZONE) & ~(uint64_t)7;
+      cstate(c)->lo = (sp - REDZONE) & ~(uint64_t)7;
     }
   } else if (sp <= c->sp) {
     return -GORC_EDIRECTION;
@@ -418,11 +432,11 @@ static int signal_frame(struct gorc_cursor *c)
   c->ip = ip;
   c->sp = sp;
   c->bp = bp;
-  c->priv[P_UC] = uc;
-  c->priv[P_RBX] = rbx;
-  c->priv[P_FLAGS] = (c->priv[P_FLAGS] & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN))
+  cstate(c)->uc = uc;
+  cstate(c)->rbx = rbx;
+  cstate(c)->flags = (cstate(c)->flags & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN))
                      | F_REGS | F_NOADJ | F_RBX_KNOWN;
-  c->priv[P_FRAMES]++;
+  cstate(c)->frames++;
   return 1;
 }
 
@@ -440,7 +454,7 @@ static int frame_cfa(const struct gorc_cursor *c, const struct gorc_state *st, u
     *cfa = c->sp + (uint64_t)st->cfa_off + ((c->ip & 15) >= st->cfa_reg ? 8 : 0);
     return 0;
   case GORC_CFA_BP:
-    if (c->priv[P_FLAGS] & F_BP_UNKNOWN)
+    if (cstate(c)->flags & F_BP_UNKNOWN)
       return -GORC_EBADFRAME;
     *cfa = c->bp + (uint64_t)st->cfa_off;
     return 0;
@@ -483,22 +497,22 @@ static int frame_bp(const struct gorc_cursor *c, const struct gorc_state *st, ui
 
 __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
 {
-  uint64_t flags = c->priv[P_FLAGS];
-  uint64_t cfa, ra, bp = c->bp, rbx = c->priv[P_RBX];
+  uint64_t flags = cstate(c)->flags;
+  uint64_t cfa, ra, bp = c->bp, rbx = cstate(c)->rbx;
   struct gorc_rt_module m;
   struct gorc_state st;
   int has_module;
 
   if (flags & F_END)
     return 0;
-  if (c->priv[P_FRAMES] >= GORC_MAX_FRAMES)
+  if (cstate(c)->frames >= GORC_MAX_FRAMES)
     return -GORC_EDIRECTION;
   uint64_t pc = (flags & F_NOADJ) ? c->ip : c->ip - 1;
   int found = gorc_rt_state(pc, &st, &m, &has_module);
   /* A return address must be code of a loaded module: anything else is
      a corrupt stack (or record), not a frame.  */
   if (!(flags & F_NOADJ) && (!has_module || !gorc_rt_module_has_code(&m, pc, 1))) {
-    c->priv[P_FLAGS] |= F_NOT_CODE;
+    cstate(c)->flags |= F_NOT_CODE;
     return -GORC_EBADFRAME;
   }
   /* A signal frame: the return address is glibc's __restore_rt (or an
@@ -514,7 +528,7 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   if (found == 0)
     return -GORC_ENORECORD;
   if (st.ra_kind == GORC_RA_UNDEFINED) {
-    c->priv[P_FLAGS] |= F_END;
+    cstate(c)->flags |= F_END;
     return 0;
   }
   int rc = frame_cfa(c, &st, &cfa);
@@ -535,20 +549,20 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   else if (st.aux_kind != GORC_AUX_SAME)
     rbx_known = 0;
   if (ra == 0) {
-    c->priv[P_FLAGS] |= F_END;
+    cstate(c)->flags |= F_END;
     return 0;
   }
   c->ip = ra;
   c->sp = cfa;
   c->bp = bp;
-  c->priv[P_RBX] = rbx_known ? rbx : 0;
+  cstate(c)->rbx = rbx_known ? rbx : 0;
   flags &= ~(uint64_t)(F_REGS | F_NOADJ | F_UC_TRUSTED | F_BP_UNKNOWN | F_RBX_KNOWN);
   if (bp_unknown)
     flags |= F_BP_UNKNOWN;
   if (rbx_known)
     flags |= F_RBX_KNOWN;
-  c->priv[P_FLAGS] = flags;
-  c->priv[P_FRAMES]++;
+  cstate(c)->flags = flags;
+  cstate(c)->frames++;
   return 1;
 }
 
@@ -675,7 +689,11 @@ static __attribute__((noinline)) uint32_t word_of_other(struct gorc_rt_walk_modu
   return ra ? gorc_rt_word(wm, ra, slot) : 0;
 }
 
-/* The inner loop (see above); TRACK_RBX is a constant of each copy.  */
+/* The inner loop (see above); TRACK_RBX is a constant of each copy.  The
+   common frame (CFA = rsp + off) costs a load of its cache entry, one
+   compare of the entry's key, one test of its word, the CFA's bounds,
+   the load of the return address and, when the frame saved rbp, the load
+   of rbp.  */
 static inline __attribute__((always_inline)) enum fast_stop
 fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
           const int track_rbx)
@@ -687,13 +705,17 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
      below hi, its rbp and rbx slots at or above lo (the caller makes
      sure that hi > safe_lo).  */
   const uint64_t safe_lo = lo + SLOT_REACH, span = hi - safe_lo;
+  /* Words the loop leaves to the careful branch: rbp-based CFA, the
+     outermost frame, and rbx restored when this copy does not follow
+     it.  */
+  const uint32_t careful_bits = GORC_RT_W_CFA_BP | GORC_RT_W_END
+                                | (track_rbx ? 0 : GORC_RT_W_RBX_MASK);
   unsigned module_slot = *slot;
   uint64_t slot_key = gorc_rt_cache_slot_key(module_slot);
   enum fast_stop stop = FAST_MAX;
 
   while (out < end) {
-    uint64_t cfa, ra;
-    uint64_t e = gorc_rt_cache_entry(ip);
+    uint64_t e = gorc_rt_cache_entry(ip), cfa, ra;
     uint32_t w = (uint32_t)e;   /* the word's fields ignore the key's bits above it */
     if (__builtin_expect((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key_of(slot_key, ip),
                          0)) {
@@ -708,11 +730,14 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
       module_slot = other;
       slot_key = gorc_rt_cache_slot_key(module_slot);
     }
-    if (!track_rbx && (w & GORC_RT_W_RBX_MASK)) {
-      stop = FAST_RBX;
-      break;
-    }
-    if (__builtin_expect(w & (GORC_RT_W_CFA_BP | GORC_RT_W_END), 0)) {
+    if (__builtin_expect(!(w & careful_bits), 1)) {
+      /* > sp and aligned: the offset is 8..16376, a multiple of 8 */
+      cfa = sp + gorc_rt_w_off(w);
+    } else {
+      if (!track_rbx && (w & GORC_RT_W_RBX_MASK)) {
+        stop = FAST_RBX;
+        break;
+      }
       if (w & GORC_RT_W_END) {
         stop = FAST_END;
         break;
@@ -722,9 +747,6 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
         stop = FAST_SLOW;
         break;
       }
-    } else {
-      /* > sp and aligned: the offset is 8..16376, a multiple of 8 */
-      cfa = sp + gorc_rt_w_off(w);
     }
     if (__builtin_expect(cfa - safe_lo > span, 0) && (cfa > hi || !slots_inside(w, cfa, lo))) {
       stop = FAST_SLOW;
@@ -810,29 +832,29 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
   int rc = 1;
   while (n < max) {
-    uint64_t flags = c->priv[P_FLAGS];
+    uint64_t flags = cstate(c)->flags;
     uint64_t sp = c->sp, lo, hi;
     /* The stack the inner loop reads: the one sp is on.  */
-    if (in_range(sp, c->priv[P_LO], c->priv[P_HI])) {
-      lo = c->priv[P_LO];
-      hi = c->priv[P_HI];
+    if (in_range(sp, cstate(c)->lo, cstate(c)->hi)) {
+      lo = cstate(c)->lo;
+      hi = cstate(c)->hi;
     } else {
-      lo = c->priv[P_ALO];
-      hi = c->priv[P_AHI];
+      lo = cstate(c)->alo;
+      hi = cstate(c)->ahi;
     }
     if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi
         && hi - lo > SLOT_REACH) {
-      struct walk_regs r = { c->ip, sp, c->bp, c->priv[P_RBX], (flags & F_RBX_KNOWN) != 0,
+      struct walk_regs r = { c->ip, sp, c->bp, cstate(c)->rbx, (flags & F_RBX_KNOWN) != 0,
                              lo, hi, ips + n, ips + max };
       enum fast_stop stop = fast_frames(&r, wm, slot);
       int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
       c->bp = r.bp;
-      c->priv[P_RBX] = r.rbx_known ? r.rbx : 0;
+      cstate(c)->rbx = r.rbx_known ? r.rbx : 0;
       flags = r.rbx_known ? flags | F_RBX_KNOWN : flags & ~(uint64_t)F_RBX_KNOWN;
-      c->priv[P_FLAGS] = stop == FAST_END ? flags | F_END : flags;
-      c->priv[P_FRAMES] += (unsigned)stepped;
+      cstate(c)->flags = stop == FAST_END ? flags | F_END : flags;
+      cstate(c)->frames += (unsigned)stepped;
       n += stepped;
       if (stop == FAST_END) {
         rc = 0;
@@ -844,13 +866,13 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
     fast_first = 1;
     rc = gorc_rt_cursor_step(c);
     if (rc <= 0) {
-      if (rc == -GORC_EBADFRAME && n > 1 && (c->priv[P_FLAGS] & F_NOT_CODE))
+      if (rc == -GORC_EBADFRAME && n > 1 && (cstate(c)->flags & F_NOT_CODE))
         n--;
       break;
     }
     ips[n++] = (void *)(uintptr_t)c->ip;
   }
-  if (rc == 1 && n > 1 && !(c->priv[P_FLAGS] & F_NOADJ)
+  if (rc == 1 && n > 1 && !(cstate(c)->flags & F_NOADJ)
       && !last_is_code(wm, *slot, (uint64_t)(uintptr_t)ips[n - 1])) {
     n--;
     rc = -GORC_EBADFRAME;
@@ -907,9 +929,9 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
      on.  */
   gorc_rt_cursor_start(&c, r.ip, r.sp, r.bp, NULL);
   if (r.rbx_known) {
-    c.priv[P_RBX] = r.rbx;
-    c.priv[P_FLAGS] |= F_RBX_KNOWN;
+    cstate(&c)->rbx = r.rbx;
+    cstate(&c)->flags |= F_RBX_KNOWN;
   }
-  c.priv[P_FRAMES] = (unsigned)(n - 1);
+  cstate(&c)->frames = (unsigned)(n - 1);
   return walk_on(&c, ips, n, max, 0, &wm, &slot, count);
 }
