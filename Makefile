@@ -42,9 +42,9 @@ PLUGIN_CXXFLAGS = -std=gnu++17 -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wex
 TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude
 TOOL_LIBS = -lelf -ldw
 
-PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/records-pass.cc \
+PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/bp-restore.cc plugin/records-pass.cc \
 	plugin/records-emit.cc plugin/ranges.cc plugin/thunks.cc plugin/static-calls.cc
-PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/records.h \
+PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/bp-restore.h plugin/records.h \
 	plugin/compat/dwarf2.h include/gorc/format.h plugin/static-calls.h \
 	include/gorc/static_call_desc.h
 TOOL_COMMON = tools/common.c tools/elfload.c
