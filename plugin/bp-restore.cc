@@ -8,6 +8,7 @@ void gorc_bp_watch_reset(struct gorc_bp_watch *w)
   w->override = GORC_BP_AS_CFI;
   w->sp_known = false;
   w->sp_minus_bp = 0;
+  w->after_barrier = false;
 }
 
 /* The hard register with DWARF number DWARF_REGNO, or INVALID_REGNUM.  */
@@ -162,9 +163,16 @@ bool gorc_bp_watch_insn(struct gorc_bp_watch *w, rtx_insn *insn, const struct go
   enum gorc_bp_override before = w->override;
 
   if (BARRIER_P(insn)) {
-    /* Nothing falls through: the code after it is reached by jumps, and
-       GCC's CFI describes it.  */
+    w->sp_known = false;
+    w->after_barrier = true;
+  } else if (w->after_barrier && (LABEL_P(insn) || NONDEBUG_INSN_P(insn))) {
+    /* Nothing falls through a barrier: the code after it is reached by
+       jumps, and GCC's CFI describes it.  Ended here rather than at the
+       barrier, so that the alignment padding before the label (never
+       run) costs no entry of its own.  */
     gorc_bp_watch_reset(w);
+    if (NONDEBUG_INSN_P(insn))
+      watch_real_insn(w, insn, rule);
   } else if (LABEL_P(insn)) {
     /* Other paths join here; only GCC's CFI speaks for all of them.  */
     w->sp_known = false;

@@ -14,9 +14,9 @@
        rbp holds the caller's value: GORC_BP_SAME;
      - after any other change of rbp, or of the register the rule is based
        on, nothing exact is known: GORC_BP_UNDEFINED, and a warning.
-   The override ends where GCC's CFI says something new about rbp and at
-   the end of the straight-line code (a barrier: the code after it is
-   reached from elsewhere, and GCC's CFI describes it again).
+   The override ends where GCC's CFI says something new about rbp and
+   where the code after a barrier begins (it is reached by jumps, and
+   GCC's CFI describes it again).
    docs/FORMAT.md, "Where gorc's records differ from GCC's CFI".  */
 
 #ifndef GORC_BP_RESTORE_H
@@ -37,6 +37,8 @@ struct gorc_bp_watch {
      pushes and pops: tells which slot a pop %rbp reads.  */
   bool sp_known;
   HOST_WIDE_INT sp_minus_bp;
+  /* A barrier came last: the next label or insn is reached by jumps.  */
+  bool after_barrier;
   /* Why the override is GORC_BP_LOST (for the warning), or NULL.  */
   const char *problem;
 };
