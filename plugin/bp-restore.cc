@@ -106,9 +106,12 @@ static void track_sp(struct gorc_bp_watch *w, rtx_insn *insn)
   if (reg_set_p(hard_frame_pointer_rtx, insn))
     return;
   if (set) {
-    rtx src = SET_SRC(set);
-    rtx reg = GET_CODE(src) == PLUS && CONST_INT_P(XEXP(src, 1)) ? XEXP(src, 0) : src;
-    HOST_WIDE_INT c = GET_CODE(src) == PLUS && CONST_INT_P(XEXP(src, 1)) ? INTVAL(XEXP(src, 1)) : 0;
+    rtx reg = SET_SRC(set);
+    HOST_WIDE_INT c = 0;
+    if (GET_CODE(reg) == PLUS && CONST_INT_P(XEXP(reg, 1))) {
+      c = INTVAL(XEXP(reg, 1));
+      reg = XEXP(reg, 0);
+    }
     if (!REG_P(reg))
       return;
     if (REGNO(reg) == HARD_FRAME_POINTER_REGNUM) {
