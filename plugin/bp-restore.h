@@ -43,7 +43,8 @@ struct gorc_bp_watch {
   const char *problem;
 };
 
-/* At a function's or a partition's start.  */
+/* At a function's or a partition's start (PROBLEM is kept: one warning
+   per function).  */
 void gorc_bp_watch_reset(struct gorc_bp_watch *w);
 
 /* INSN runs, with RULE the state GCC's CFI gives just before it.  True

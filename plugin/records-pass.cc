@@ -189,7 +189,7 @@ static void record_state(struct gorc_partition_rec *part, bool *code_since_last_
     return;
   }
   char entry[GORC_LABEL_MAX];
-  gorc_label_note(entry, insn, true);
+  gorc_label_note(entry, insn, true); /* the caller's NEXT stays the old next */
   gorc_partition_add(part, entry, now);
   *code_since_last_entry = false;
 }
@@ -215,7 +215,7 @@ static void collect_records(function *fun)
   gorc_pending.fun = fun;
   part = open_partition(label);
   gorc_interp_reset(&interp);
-  memset(&watch, 0, sizeof watch);
+  memset(&watch, 0, sizeof watch); /* no problem yet; reset keeps it */
   gorc_bp_watch_reset(&watch);
   code_since_last_entry = emits_code_before_first_insn();
 
