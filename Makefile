@@ -42,10 +42,13 @@ PLUGIN_CXXFLAGS = -std=gnu++17 -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wex
 	-Wno-unused-parameter -Iinclude
 TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude
 TOOL_LIBS = -lelf -ldw
+# gorc-check decodes the instructions where records and CFI differ on
+# purpose (docs/FORMAT.md, "Where gorc's records differ from GCC's CFI").
+CHECK_LIBS = -lcapstone
 
-PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/records-pass.cc \
+PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/bp-restore.cc plugin/records-pass.cc \
 	plugin/records-emit.cc plugin/ranges.cc plugin/thunks.cc plugin/static-calls.cc
-PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/records.h \
+PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/bp-restore.h plugin/records.h \
 	plugin/compat/dwarf2.h include/gorc/format.h plugin/static-calls.h \
 	include/gorc/static_call_desc.h
 TOOL_COMMON = tools/common.c tools/elfload.c
@@ -107,7 +110,7 @@ tools/gorc-dump: tools/gorc-dump.c $(TOOL_COMMON) $(TOOL_HDRS)
 	$(CC) $(TOOL_CFLAGS) -o $@ tools/gorc-dump.c $(TOOL_COMMON) $(TOOL_LIBS)
 
 tools/gorc-check: tools/gorc-check.c $(TOOL_COMMON) $(TOOL_HDRS)
-	$(CC) $(TOOL_CFLAGS) -o $@ tools/gorc-check.c $(TOOL_COMMON) $(TOOL_LIBS)
+	$(CC) $(TOOL_CFLAGS) -o $@ tools/gorc-check.c $(TOOL_COMMON) $(TOOL_LIBS) $(CHECK_LIBS)
 
 demo: all deps-if-missing
 	$(MAKE) -C examples CC=$(CC) PLUGIN=$(CURDIR)/$(PLUGIN) RUNTIME=$(CURDIR)/runtime \

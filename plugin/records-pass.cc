@@ -16,6 +16,7 @@
 
 #include "records.h"
 #include "cfi-interp.h"
+#include "bp-restore.h"
 #include "arch.h"
 
 struct gorc_function_records gorc_pending;
@@ -175,10 +176,31 @@ static void release_pending(void)
   memset(&gorc_pending, 0, sizeof gorc_pending);
 }
 
-/* Walk the insns, place label notes, fill gorc_pending.  */
+/* The state after INSN is NOW: add an entry at a label note after it,
+   unless NOW holds there already.  */
+static void record_state(struct gorc_partition_rec *part, bool *code_since_last_entry,
+                         rtx_insn *insn, struct gorc_state now)
+{
+  struct gorc_entry_rec *last = &part->entries.last();
+  if (gorc_state_equal(&now, &last->state))
+    return;
+  if (!*code_since_last_entry) {
+    last->state = now; /* same address as the last entry */
+    return;
+  }
+  char entry[GORC_LABEL_MAX];
+  gorc_label_note(entry, insn, true); /* the caller's NEXT stays the old next */
+  gorc_partition_add(part, entry, now);
+  *code_since_last_entry = false;
+}
+
+/* Walk the insns, place label notes, fill gorc_pending.  The state is
+   GCC's CFI (the interpreter) corrected where the RTL shows that rbp was
+   restored before GCC's CFI says so (the watch, bp-restore.h).  */
 static void collect_records(function *fun)
 {
   struct gorc_interp interp;
+  struct gorc_bp_watch watch;
   struct gorc_partition_rec *part;
   char label[GORC_LABEL_MAX];
   bool code_since_last_entry, warned = false;
@@ -193,6 +215,8 @@ static void collect_records(function *fun)
   gorc_pending.fun = fun;
   part = open_partition(label);
   gorc_interp_reset(&interp);
+  memset(&watch, 0, sizeof watch); /* no problem yet; reset keeps it */
+  gorc_bp_watch_reset(&watch);
   code_since_last_entry = emits_code_before_first_insn();
 
   for (rtx_insn *insn = get_insns(), *next; insn; insn = next) {
@@ -212,33 +236,34 @@ static void collect_records(function *fun)
         return;
       }
       gorc_interp_reset(&interp);
+      gorc_bp_watch_reset(&watch);
       code_since_last_entry = false;
       continue;
     }
-    if (!is_cfi_note(insn)) {
+    if (is_cfi_note(insn)) {
+      if (NOTE_KIND(insn) == NOTE_INSN_CFI) {
+        struct gorc_state before = gorc_interp_state(&interp);
+        gorc_interp_apply(&interp, NOTE_CFI(insn));
+        struct gorc_state after = gorc_interp_state(&interp);
+        gorc_bp_watch_cfi(&watch, &before, &after);
+      }
+    } else {
       if (may_emit_code(insn))
         code_since_last_entry = true;
-      continue;
+      struct gorc_state rule = gorc_interp_state(&interp);
+      if (!gorc_bp_watch_insn(&watch, insn, &rule))
+        continue;
     }
-    if (NOTE_KIND(insn) == NOTE_INSN_CFI)
-      gorc_interp_apply(&interp, NOTE_CFI(insn));
     if (is_cfi_note(next))
       continue; /* one group of notes describes one address */
 
     if (interp.problem)
       warn_inexact(interp.problem, &warned);
+    if (watch.override == GORC_BP_LOST)
+      warn_inexact(watch.problem, &warned);
     struct gorc_state now = gorc_interp_state(&interp);
-    struct gorc_entry_rec *last = &part->entries.last();
-    if (gorc_state_equal(&now, &last->state))
-      continue;
-    if (!code_since_last_entry) {
-      last->state = now; /* same address as the last entry */
-      continue;
-    }
-    char entry[GORC_LABEL_MAX];
-    gorc_label_note(entry, insn, true); /* NEXT stays the old next */
-    gorc_partition_add(part, entry, now);
-    code_since_last_entry = false;
+    gorc_bp_watch_apply(&watch, &now);
+    record_state(part, &code_since_last_entry, insn, now);
   }
   close_partition(part, code_since_last_entry, get_last_insn(), true);
 }

@@ -36,6 +36,9 @@ need dejagnu command -v runtest
 need libelf-dev test -f /usr/include/libelf.h
 need libdw-dev test -f /usr/include/elfutils/libdw.h
 need elfutils command -v eu-readelf
+# gorc-check decodes instructions where the records differ from GCC's CFI
+# on purpose (docs/FORMAT.md)
+need libcapstone-dev test -f /usr/include/capstone/capstone.h
 need binutils command -v objcopy
 # nongnu libunwind: the oracle of the runtime's sampling tests and a
 # reference in make bench (not a dependency of libgorc).  It conflicts with

@@ -2,6 +2,7 @@
    .debug_frame against the gorc records, with libdw's CFI as the oracle.  */
 
 #define _GNU_SOURCE
+#include <capstone/capstone.h>
 #include <elfutils/libdw.h>
 #include <dwarf.h>
 #include <fnmatch.h>
@@ -53,13 +54,21 @@ static void usage(FILE *f)
 "  N ranges, B bytes + I bytes index\n"
 "optionally followed by '; bad ranges left out: K' (each reported as an error),\n"
 "'; X bytes records only' (code with records but no CFI),\n"
-"'; Y bytes undefined (inexpressible CFI)' and '; Z bytes toolchain code skipped'.\n"
+"'; Y bytes undefined (inexpressible CFI)', '; W bytes rbp restored before the CFI\n"
+"says so' and '; Z bytes toolchain code skipped'.\n"
 "\n"
 "CFI that the format cannot express (a CFA expression other than reg+off or\n"
 "*(reg+off), an rbp rule other than same/undefined/at cfa+k/at reg+k, or a\n"
 "return address not at cfa-8) is shown as {DW_OP_...}.  Records saying\n"
 "cfa=undefined (or bp=undefined) there agree, since an unwinder then stops\n"
 "safely; any other records state is a mismatch.\n"
+"Where the records differ from GCC's CFI on purpose: after a leave or pop %%rbp\n"
+"restored rbp, GCC's CFI for a realigned frame with DRAP still says 'rbp saved\n"
+"at [rbp+k]' (read through the restored rbp, that is wrong); the records say\n"
+"bp=same.  Bytes where only that differs agree when the run of them starts\n"
+"right after the leave or pop %%rbp and none of its instructions writes rbp\n"
+"(decoded with capstone); -v lists them.  Any other difference is a mismatch,\n"
+"--strict or not.  See docs/FORMAT.md.\n"
 "Toolchain code: bytes without records in .plt*, .init, .fini, in the C\n"
 "runtime start files, libc_nonshared.a and the libgcc.a pieces GCC links in\n"
 "(_start, _init, _fini, frame_dummy, register_tm_clones, __do_global_dtors_aux,\n"
@@ -349,8 +358,11 @@ struct source {
   int covered;
   uint64_t rs, re;
   struct oracle o;
+  /* An accepted run of "rbp restored before the CFI says so" reaches here.  */
+  uint64_t restored_end;
   /* a report line being merged */
-  int pkind;              /* 0 none, 1 mismatch, 2 uncovered, 3 skipped, 4 lenient */
+  int pkind;              /* 0 none, 1 mismatch, 2 uncovered, 3 skipped, 4 lenient,
+                             5 rbp restored */
   uint64_t pstart, pend, pkey;
   struct gorc_state prec;
   char ptext[512];
@@ -366,7 +378,9 @@ struct file_check {
   long lines, suppressed;
   int status;
   int libdw_errors;
-  uint64_t total, agreeing, mismatched, uncovered, records_only, lenient, skipped;
+  csh dis;                /* the disassembler, for restored_bp_accepted */
+  int dis_open;
+  uint64_t total, agreeing, mismatched, uncovered, records_only, lenient, skipped, restored;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -389,7 +403,7 @@ static void flush(struct file_check *fc, struct source *s)
     return;
   int kind = s->pkind;
   s->pkind = 0;
-  if (fc->op->quiet || ((kind == 3 || kind == 4) && !fc->op->verbose))
+  if (fc->op->quiet || ((kind == 3 || kind == 4 || kind == 5) && !fc->op->verbose))
     return;
   char where[64], sym[256], rec[256];
   uint64_t n = s->pend - s->pstart;
@@ -402,9 +416,12 @@ static void flush(struct file_check *fc, struct source *s)
   switch (kind) {
   case 1:
   case 4:
+  case 5:
     gorc_format_state(&s->prec, 0, rec, sizeof rec);
     report(fc, "%s:%s %s: %s (%" PRIu64 " %s): records %s, %s %s\n", fc->path, where, sym,
-           kind == 1 ? "mismatch" : "undefined, accepted", n, bytes, rec, s->name, s->ptext);
+           kind == 1 ? "mismatch" : kind == 4 ? "undefined, accepted"
+                                  : "rbp restored before the CFI says so, accepted",
+           n, bytes, rec, s->name, s->ptext);
     break;
   case 2:
   case 3:
@@ -525,6 +542,124 @@ static void query(struct file_check *fc, struct source *s, uint64_t a)
   s->re = end > a ? end : a + 1;
 }
 
+/* ---- rbp restored before GCC's CFI says so ----
+
+   GCC's CFI for a realigned frame with a DRAP register says "the caller's
+   rbp is saved at [rbp+k]" until the return, also after the epilogue
+   restored rbp (leave, or pop %rbp): read through the restored rbp, that
+   rule is wrong.  The plugin records rbp as the caller's (same value)
+   there (docs/FORMAT.md, "Where gorc's records differ from GCC's CFI").
+   Accepted exactly when: the records equal the CFI but for rbp, where
+   the CFI says "saved at [rbp+k]" and the records "same"; the run of such
+   bytes begins right after a leave or pop %rbp; and no instruction in the
+   run writes rbp.  The instructions are decoded by capstone.  */
+
+static int restored_bp_shape(const struct gorc_state *rec, const struct oracle *o)
+{
+  if (o->cfa_bad || o->bp_bad || o->st.bp_kind != GORC_BP_REG || o->st.bp_reg != GORC_DWARF_RBP
+      || rec->bp_kind != GORC_BP_SAME)
+    return 0;
+  struct gorc_state cfi_but_bp = o->st;
+  cfi_but_bp.bp_kind = GORC_BP_SAME;
+  cfi_but_bp.bp_reg = 0;
+  cfi_but_bp.bp_off = 0;
+  return gorc_state_equal(rec, &cfi_but_bp);
+}
+
+/* The instructions of [A, E), which must be whole: *N of them in *INSNS
+   (cs_free them).  0 on success.  */
+static int decode(struct file_check *fc, uint64_t a, uint64_t e, cs_insn **insns, size_t *n)
+{
+  size_t si = gorc_elf_section_at(fc->g, a);
+  const struct gorc_sec *sec = si ? &fc->g->secs[si] : NULL;
+  if (!sec || !sec->data || e <= a || e - sec->shdr.sh_addr > sec->size)
+    return -1;
+  if (!fc->dis_open) {
+    if (cs_open(CS_ARCH_X86, CS_MODE_64, &fc->dis) != CS_ERR_OK)
+      return -1;
+    cs_option(fc->dis, CS_OPT_DETAIL, CS_OPT_ON);
+    fc->dis_open = 1;
+  }
+  *n = cs_disasm(fc->dis, sec->data + (a - sec->shdr.sh_addr), e - a, a, 0, insns);
+  uint64_t decoded = 0;
+  for (size_t i = 0; i < *n; i++)
+    decoded += (*insns)[i].size;
+  if (decoded == e - a)
+    return 0;
+  if (*n)
+    cs_free(*insns, *n);
+  return -1;
+}
+
+static int writes_bp(struct file_check *fc, const cs_insn *insn)
+{
+  cs_regs rd, wr;
+  uint8_t nrd, nwr;
+  if (cs_regs_access(fc->dis, insn, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+    return 1; /* unknown: assume it does */
+  for (int i = 0; i < nwr; i++)
+    if (wr[i] == X86_REG_RBP || wr[i] == X86_REG_EBP || wr[i] == X86_REG_BP
+        || wr[i] == X86_REG_BPL)
+      return 1;
+  return 0;
+}
+
+/* Is the instruction that ends at A a leave or a pop %rbp?  Decoded from
+   the start of the CFI row holding A - 1, an instruction boundary.  */
+static int restores_bp_at(struct file_check *fc, struct source *s, uint64_t a)
+{
+  Dwarf_Frame *f = NULL;
+  Dwarf_Addr from = 0, to = 0;
+  cs_insn *insns;
+  size_t n;
+  int yes = 0;
+
+  if (a == 0 || dwarf_cfi_addrframe(s->cfi, a - 1, &f) != 0)
+    return 0;
+  dwarf_frame_info(f, &from, &to, NULL);
+  free(f);
+  if (from >= a || decode(fc, from, a, &insns, &n) != 0)
+    return 0;
+  const cs_insn *last = &insns[n - 1];
+  const cs_x86 *x86 = &last->detail->x86;
+  if (last->id == X86_INS_LEAVE)
+    yes = 1;
+  else if (last->id == X86_INS_POP && x86->op_count == 1 && x86->operands[0].type == X86_OP_REG
+           && x86->operands[0].reg == X86_REG_RBP)
+    yes = 1;
+  cs_free(insns, n);
+  return yes;
+}
+
+/* Do the instructions of [A, E) leave rbp alone?  */
+static int keeps_bp(struct file_check *fc, uint64_t a, uint64_t e)
+{
+  cs_insn *insns;
+  size_t n;
+  int keeps = 1;
+  if (decode(fc, a, e, &insns, &n) != 0)
+    return 0;
+  for (size_t i = 0; i < n && keeps; i++)
+    keeps = !writes_bp(fc, &insns[i]);
+  cs_free(insns, n);
+  return keeps;
+}
+
+/* Is [A, E), where the records REC disagree with S's CFI, the documented
+   difference?  */
+static int restored_bp_accepted(struct file_check *fc, struct source *s,
+                                const struct gorc_state *rec, uint64_t a, uint64_t e)
+{
+  if (!restored_bp_shape(rec, &s->o))
+    return 0;
+  if (s->restored_end != a && !restores_bp_at(fc, s, a))
+    return 0; /* the run must start right after the restore */
+  if (!keeps_bp(fc, a, e))
+    return 0;
+  s->restored_end = e;
+  return 1;
+}
+
 static void sweep_section(struct file_check *fc, const struct gorc_sec *sec)
 {
   uint64_t a = sec->shdr.sh_addr, lim = sec->shdr.sh_addr + sec->shdr.sh_size;
@@ -560,6 +695,10 @@ static void sweep_section(struct file_check *fc, const struct gorc_sec *sec)
             fc->lenient += len;
             note(fc, s, 4, a, e, s->rs, &rec);
           }
+        } else if (restored_bp_accepted(fc, s, &rec, a, e)) {
+          fc->agreeing += len;
+          fc->restored += len;
+          note(fc, s, 5, a, e, s->rs, &rec);
         } else {
           fc->mismatched += len;
           note(fc, s, 1, a, e, s->rs, &rec);
@@ -697,6 +836,8 @@ static int check_file(const char *path, const struct options *op)
     printf("; %" PRIu64 " bytes records only", fc.records_only);
   if (fc.lenient)
     printf("; %" PRIu64 " bytes undefined (inexpressible CFI)", fc.lenient);
+  if (fc.restored)
+    printf("; %" PRIu64 " bytes rbp restored before the CFI says so", fc.restored);
   if (fc.skipped)
     printf("; %" PRIu64 " bytes toolchain code skipped", fc.skipped);
   putchar('\n');
@@ -705,6 +846,8 @@ static int check_file(const char *path, const struct options *op)
 
 out:
   fflush(stdout);
+  if (fc.dis_open)
+    cs_close(&fc.dis);
   if (eh_cfi)
     dwarf_cfi_end(eh_cfi);
   if (dw)

@@ -1,9 +1,12 @@
 /* Over-aligned locals: stack realignment through the frame pointer, and
    through a dynamic realignment argument pointer (DRAP, r10) when the
-   function also uses alloca or has stack arguments.  */
+   function also uses alloca or has stack arguments.  After a DRAP
+   epilogue restored rbp, the records say rbp=same, not GCC's "saved at
+   [rbp+0]" (drap-epilogue.c has more such epilogues).  */
 /* { dg-do run } */
 /* { dg-final { gorc-check } } */
 /* { dg-final { gorc-code-identical } } */
+/* { dg-final { scan-gorc-dump-not {cfa=sp\+8 +bp=\[bp[-+]} } } */
 
 extern void abort (void);
 
