@@ -1,6 +1,6 @@
-/* dlclose in batches: 100 copies of libgorc-dltest.so (distinct modules)
+/* dlclose in batches: 300 copies of libgorc-dltest.so (distinct modules)
    are dlopened, each unwound from inside, then all dlclosed, 40 times:
-   more modules than libgorc has slots (64), so slots are taken over by
+   more modules than libgorc has slots (256), so slots are taken over by
    other modules all the time, and every walk must still be complete.
    libgorc keeps nothing per module beyond its slots, so after the first
    cycles, neither the number of mappings
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include "support/rt-memory.h"
 
-#define COPIES 100
+#define COPIES 300
 #define CYCLES 40
 #define DEPTH 4
 #define MAPS_SLACK 8
