@@ -237,25 +237,43 @@ static int same_id(const struct module_id *a, const struct gorc_rt_module *b)
 
 /* A hash of a module's file name, read from the link_map _dl_find_object
    gives now (never from the module's own memory, which may be another
-   module's gap by now): FNV-1a over 8 bytes at a time, so that the check
-   a walk makes once per module stays cheap.  */
+   module's gap by now).  A walk computes it once per module that may be
+   unloaded, so it goes 16 bytes at a time in two independent lanes, and
+   reads the last bytes as one word that ends at the name's end.  */
 static uint64_t fingerprint(const struct link_map *lm)
 {
-  uint64_t h = 0xcbf29ce484222325ull, word;
+  const uint64_t k = 0x9e3779b97f4a7c15ull;
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull, w;
   if (!lm || !lm->l_name)
-    return h;
-  size_t n = strnlen(lm->l_name, PATH_MAX), i = 0;
-  for (; i + 8 <= n; i += 8) {
-    memcpy(&word, lm->l_name + i, 8);
-    h = (h ^ word) * 0x100000001b3ull;
+    return a;
+  const char *name = lm->l_name;
+  size_t n = strnlen(name, PATH_MAX), i = 0;
+  for (; i + 16 <= n; i += 16) {
+    memcpy(&w, name + i, 8);
+    a = (a ^ w) * k;
+    memcpy(&w, name + i + 8, 8);
+    b = (b ^ w) * k;
   }
-  word = 0;
-  memcpy(&word, lm->l_name + i, n - i);
-  return ((h ^ word) * 0x100000001b3ull) ^ n;
+  if (n >= 8) {
+    if (n - i > 8) {
+      memcpy(&w, name + i, 8);
+      b = (b ^ w) * k;
+    }
+    memcpy(&w, name + n - 8, 8);
+    a = (a ^ w) * k;
+  } else {
+    for (w = 0; i < n; i++)
+      w = w << 8 | (uint8_t)name[i];
+    a = (a ^ w) * k;
+  }
+  return a ^ (b << 29 | b >> 35) ^ n;
 }
 
 /* Is the module now at PC (ID, from _dl_find_object) the one slot copy
-   HELD describes?  */
+   HELD describes?  The same map, link map and .eh_frame_hdr, and the
+   same file name (glibc reuses link_maps and addresses).  Nothing of the
+   module's own memory is read: another thread's dlclose may be unmapping
+   it.  */
 static int still_held(const struct gorc_rt_module *held, const struct module_id *id)
 {
   return same_id(id, held) && (held->permanent || fingerprint(id->link_map) == held->fingerprint);
@@ -353,11 +371,19 @@ static void store(struct gorc_rt_module *m)
    name, or none: static programs), then *MAIN_PH holds its headers.  */
 static int identify(uint64_t pc, struct module_id *id, struct phdrs *main_ph)
 {
+  /* The main program's link_map, once seen: then a module's need not be
+     read to tell it is another.  */
+  static const void *_Atomic main_link_map;
   struct dl_find_object f;
   main_ph->ph = NULL;
-  if (_dl_find_object((void *)(uintptr_t)pc, &f) != 0
-      || ((const struct link_map *)f.dlfo_link_map)->l_name[0] == 0)
+  if (_dl_find_object((void *)(uintptr_t)pc, &f) != 0)
     return main_program(pc, id, main_ph);
+  const void *main_map = atomic_load_explicit(&main_link_map, memory_order_relaxed);
+  if (f.dlfo_link_map == main_map
+      || (!main_map && ((const struct link_map *)f.dlfo_link_map)->l_name[0] == 0)) {
+    atomic_store_explicit(&main_link_map, f.dlfo_link_map, memory_order_relaxed);
+    return main_program(pc, id, main_ph);
+  }
   id->map_lo = (uint64_t)(uintptr_t)f.dlfo_map_start;
   id->map_hi = (uint64_t)(uintptr_t)f.dlfo_map_end;
   id->link_map = f.dlfo_link_map;
