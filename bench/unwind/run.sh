@@ -97,18 +97,22 @@ build_unwind_bench() {
     "$lib" -lunwind -ldl
 }
 
-# build_walk OUT ENTRY DEPTH fp|nofp OBJS/LIBS...: walk-to-start.c over the
-# chain ENTRY(DEPTH), linked with OBJS.  The frame-pointer build walks
-# with frame pointers only; the other, with the plugin, with the rest.
+# build_walk OUT ENTRY DEPTH fp|nofp OBJS/LIBS/-DDEFS...: walk-to-start.c
+# over the chain ENTRY(DEPTH), compiled with the -D definitions and
+# linked with the rest.  The frame-pointer build walks with frame pointers
+# only; the other, with the plugin, with the rest.
 build_walk() {
-  local out=$1 entry=$2 depth=$3 kind=$4
+  local out=$1 entry=$2 depth=$3 kind=$4 a
   shift 4
-  local flags=(-fomit-frame-pointer -fplugin="$plugin")
+  local flags=(-fomit-frame-pointer -fplugin="$plugin") defs=() links=()
   [ "$kind" = fp ] && flags=(-fno-omit-frame-pointer -DFRAME_POINTERS)
-  stale "$out" "$here/walk-to-start.c" "$lib" "$0" "$@" || return 0
-  "$CC" -O2 -Wall -Wextra "${flags[@]}" "${inc[@]}" -DCHAIN_ENTRY="$entry" \
+  for a in "$@"; do
+    case $a in -D*) defs+=("$a") ;; *) links+=("$a") ;; esac
+  done
+  stale "$out" "$here/walk-to-start.c" "$lib" "$0" "${links[@]}" || return 0
+  "$CC" -O2 -Wall -Wextra "${flags[@]}" "${inc[@]}" "${defs[@]}" -DCHAIN_ENTRY="$entry" \
     -DCHAIN_DEPTH="$depth" -c "$here/walk-to-start.c" -o "$out.o" &&
-  "$CC" -o "$out" "$out.o" "$@" "$lib" -lunwind -ldl
+  "$CC" -o "$out" "$out.o" "${links[@]}" "$lib" -lunwind -ldl
 }
 
 # N_LIBS generated libraries per build, libchainK.so (K = 0 .. N_LIBS-1),
@@ -381,6 +385,16 @@ part_libs() {
     walk_runs "libs$n" "$WORK/walk-libs$n" "$WORK/walk-libs$n-fp"
     print_walks "libs$n" "the walk to _start through $n shared libraries (one function each, calling the next through the PLT); median of $WALK_REPS processes x 9 stack placements"
   done
+  # The same 100 libraries loaded by dlopen: modules that may be unloaded.
+  if build_walk "$WORK/walk-dlopen100" lib_chain_0 100 nofp \
+       -DCHAIN_DLOPEN="\"$WORK/libs/nofp/libchain0.so\"" &&
+     build_walk "$WORK/walk-dlopen100-fp" lib_chain_0 100 fp \
+       -DCHAIN_DLOPEN="\"$WORK/libs/fp/libchain0.so\""; then
+    walk_runs dlopen100 "$WORK/walk-dlopen100" "$WORK/walk-dlopen100-fp"
+    print_walks dlopen100 "the same walk through 100 libraries loaded by dlopen (checked once per walk each: they may be unloaded); median of $WALK_REPS processes x 9 stack placements"
+  else
+    echo "unwind: libs: failed: building the program that dlopens the 100 libraries"
+  fi
   awk '{ fig[$1] = $2 }
     END {
       line = "unwind: libs: per frame, through 100 libraries / through 30:"

@@ -42,7 +42,29 @@
 #include "gorc.h"
 
 typedef int (*chain_leaf_fn)(void *arg);
+typedef int (*chain_entry_fn)(int depth, chain_leaf_fn leaf, void *arg);
+#ifdef CHAIN_DLOPEN
+/* The chain is in a library the program dlopens (CHAIN_DLOPEN, its file):
+   modules that may be unloaded, which gorc checks once per walk.  */
+#define STR(x) #x
+#define XSTR(x) STR(x)
+static chain_entry_fn chain_entry(void)
+{
+  void *lib = dlopen(CHAIN_DLOPEN, RTLD_NOW | RTLD_LOCAL);
+  chain_entry_fn entry = lib ? (chain_entry_fn)dlsym(lib, XSTR(CHAIN_ENTRY)) : NULL;
+  if (!entry) {
+    fprintf(stderr, "walk-to-start: %s\n", dlerror());
+    exit(2);
+  }
+  return entry;
+}
+#else
 int CHAIN_ENTRY(int depth, chain_leaf_fn leaf, void *arg);
+static chain_entry_fn chain_entry(void)
+{
+  return CHAIN_ENTRY;
+}
+#endif
 
 #define MAX_FRAMES 512
 #define STACK_PADS 9
@@ -384,11 +406,12 @@ int main(int argc, char **argv)
   if (!plan_init(&plan, argc, argv))
     return usage();
   outermost_frame = __builtin_frame_address(0);
+  chain_entry_fn entry = chain_entry();
 
   while (plan_next(&plan)) {
     volatile char stack_pad[plan.pad + 1];
     stack_pad[0] = 0;
-    CHAIN_ENTRY(CHAIN_DEPTH, leaf, &plan.job);
+    entry(CHAIN_DEPTH, leaf, &plan.job);
     __asm__ volatile("" ::"r"(stack_pad) : "memory");
     plan_result(&plan);
   }
