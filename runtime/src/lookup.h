@@ -48,6 +48,8 @@
 #define GORC_RT_W_SLOT8_MASK 0xf8u
 #define GORC_RT_W_BP_MASK (0x1fu << 14)
 #define GORC_RT_W_RBX_MASK (0x1fu << 19)
+#define GORC_RT_W_BP_FAR (0x10u << 14)    /* k >= 16: rbp 128 bytes or more below */
+#define GORC_RT_W_RBX_FAR (0x10u << 19)   /* j >= 16 */
 
 static inline uint64_t gorc_rt_w_off(uint32_t w)
 {

@@ -588,11 +588,16 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
    [lo, hi) is inside the stack sp is on, with lo <= sp - REDZONE.  A CFA
    is at most hi, so the return address slot is inside; rbp and rbx slots
-   are at most 8 * 31 bytes below a CFA, so a CFA at or above
-   lo + SLOT_REACH needs no check of them, and below that each slot is
-   checked against lo.  */
-#define SLOT_REACH GORC_RT_W_SLOT8_MASK
+   are at most 8 * 31 bytes below a CFA, and checked against lo unless
+   they are close enough to the CFA to be above sp (fast_loop).  */
 
+/* fast_loop's common branch reads slots less than 16 words below a CFA
+   without checking them against lo: they are above the walk's first sp,
+   at least REDZONE above lo.  */
+_Static_assert(((GORC_RT_W_BP_FAR >> GORC_RT_W_BP_SHIFT) & GORC_RT_W_SLOT8_MASK) == 16 * 8
+               && ((GORC_RT_W_RBX_FAR >> GORC_RT_W_RBX_SHIFT) & GORC_RT_W_SLOT8_MASK) == 16 * 8
+               && 16 * 8 <= REDZONE,
+               "a slot nearer the CFA than a far one lies above the walk's first sp");
 struct walk_regs {
   uint64_t ip, sp, bp, rbx;
   int rbx_known;
@@ -701,15 +706,15 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
   uint64_t ip = r->ip, sp = r->sp, bp = r->bp, rbx_at = 0;
   void **out = r->out, **const end = r->end;
   const uint64_t hi = r->hi, lo = r->lo;
-  /* A CFA in [safe_lo, hi] needs no other check: its return address is
-     below hi, its rbp and rbx slots at or above lo (the caller makes
-     sure that hi > safe_lo).  */
-  const uint64_t safe_lo = lo + SLOT_REACH, span = hi - safe_lo;
   /* Words the loop leaves to the careful branch: rbp-based CFA, the
-     outermost frame, and rbx restored when this copy does not follow
-     it.  */
-  const uint32_t careful_bits = GORC_RT_W_CFA_BP | GORC_RT_W_END
-                                | (track_rbx ? 0 : GORC_RT_W_RBX_MASK);
+     outermost frame, rbx restored when this copy does not follow it, and
+     rbp or rbx slots 128 bytes or more below the CFA.  For the others a
+     CFA at most hi needs no other check: the return address is below
+     hi, and since sp >= lo + REDZONE (the caller's promise, kept as sp
+     only grows) and the CFA > sp, a slot less than 128 bytes below the
+     CFA is at or above lo.  */
+  const uint32_t careful_bits = GORC_RT_W_CFA_BP | GORC_RT_W_END | GORC_RT_W_BP_FAR
+                                | (track_rbx ? GORC_RT_W_RBX_FAR : GORC_RT_W_RBX_MASK);
   unsigned module_slot = *slot;
   uint64_t slot_key = gorc_rt_cache_slot_key(module_slot);
   enum fast_stop stop = FAST_MAX;
@@ -733,6 +738,10 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
     if (__builtin_expect(!(w & careful_bits), 1)) {
       /* > sp and aligned: the offset is 8..16376, a multiple of 8 */
       cfa = sp + gorc_rt_w_off(w);
+      if (__builtin_expect(cfa > hi, 0)) {
+        stop = FAST_SLOW;
+        break;
+      }
     } else {
       if (!track_rbx && (w & GORC_RT_W_RBX_MASK)) {
         stop = FAST_RBX;
@@ -742,15 +751,11 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
         stop = FAST_END;
         break;
       }
-      cfa = bp + gorc_rt_w_off(w);
-      if (cfa <= sp || (cfa & 7)) {
+      cfa = (w & GORC_RT_W_CFA_BP ? bp : sp) + gorc_rt_w_off(w);
+      if (cfa <= sp || (cfa & 7) || cfa > hi || !slots_inside(w, cfa, lo)) {
         stop = FAST_SLOW;
         break;
       }
-    }
-    if (__builtin_expect(cfa - safe_lo > span, 0) && (cfa > hi || !slots_inside(w, cfa, lo))) {
-      stop = FAST_SLOW;
-      break;
     }
     /* A return address of 0 (the outermost frame) is stored and found
        at the next lookup, in word_of_other: one test less per frame.  */
@@ -842,8 +847,7 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
       lo = cstate(c)->alo;
       hi = cstate(c)->ahi;
     }
-    if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi
-        && hi - lo > SLOT_REACH) {
+    if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
       struct walk_regs r = { c->ip, sp, c->bp, cstate(c)->rbx, (flags & F_RBX_KNOWN) != 0,
                              lo, hi, ips + n, ips + max };
       enum fast_stop stop = fast_frames(&r, wm, slot);
