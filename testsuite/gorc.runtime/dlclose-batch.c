@@ -12,11 +12,11 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "support/rt-memory.h"
+#include "support/rt-copies.h"
 
 #define COPIES 300
 #define CYCLES 40
@@ -43,28 +43,6 @@ deep (void *arg)
   CHECK (seen, rc);
   (void) arg;
   return 1;
-}
-
-static void
-make_copies (void)
-{
-  void *h = dlopen ("libgorc-dltest.so", RTLD_NOW | RTLD_LOCAL);
-  struct link_map *lm;
-  CHECK (h && dlinfo (h, RTLD_DI_LINKMAP, &lm) == 0, 0);
-  int in = open (lm->l_name, O_RDONLY);
-  CHECK (in >= 0, 0);
-  static char buf[1 << 20];
-  ssize_t len = read (in, buf, sizeof buf);
-  CHECK (len > 0 && len < (ssize_t) sizeof buf, len);
-  close (in);
-  CHECK (dlclose (h) == 0, 0);
-  CHECK (mkdtemp (tmpdir) != NULL, 0);
-  for (int i = 0; i < COPIES; i++) {
-    snprintf (paths[i], sizeof paths[i], "%s/c%d.so", tmpdir, i);
-    int out = open (paths[i], O_WRONLY | O_CREAT | O_TRUNC, 0755);
-    CHECK (out >= 0 && write (out, buf, len) == len, i);
-    close (out);
-  }
 }
 
 __attribute__((noinline, noclone)) static void
@@ -94,9 +72,7 @@ cycles (void)
           "virtual size %+ld KiB, RSS %+ld KiB\n", CYCLES, COPIES, maps - maps0,
           (vsz - vsz0) >> 10, (rss - rss0) >> 10);
   fflush (stdout);
-  for (int i = 0; i < COPIES; i++)
-    unlink (paths[i]);
-  rmdir (tmpdir);
+  rt_dltest_copies_remove (tmpdir, COPIES, paths);
   CHECK (maps - maps0 <= MAPS_SLACK, maps - maps0);
   CHECK (vsz - vsz0 <= VSZ_SLACK, (vsz - vsz0) >> 10);
   CHECK (rss - rss0 <= RSS_SLACK, (rss - rss0) >> 10);
@@ -105,7 +81,7 @@ cycles (void)
 int
 main (void)
 {
-  make_copies ();
+  rt_dltest_copies (tmpdir, "c", COPIES, paths);
   cycles ();
   return 0;
 }

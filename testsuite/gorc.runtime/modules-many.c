@@ -13,7 +13,6 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <link.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,7 +21,7 @@
 #include <unistd.h>
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
-#include "support/rt-test.h"
+#include "support/rt-copies.h"
 
 #define COPIES 300
 #define MAX 2048
@@ -37,29 +36,6 @@ static dl_work_fn work[COPIES];
 
 static void *gorc_ips[MAX], *unw_ips[MAX];
 static int gorc_n, unw_n, walks;
-
-static void
-make_copies (void)
-{
-  void *h = dlopen ("libgorc-dltest.so", RTLD_NOW | RTLD_LOCAL);
-  struct link_map *lm;
-  CHECK (h && dlinfo (h, RTLD_DI_LINKMAP, &lm) == 0, 0);
-  int in = open (lm->l_name, O_RDONLY);
-  CHECK (in >= 0, 0);
-  static char buf[1 << 20];
-  ssize_t len = read (in, buf, sizeof buf);
-  CHECK (len > 0 && len < (ssize_t) sizeof buf, len);
-  close (in);
-  CHECK (dlclose (h) == 0, 0);
-  CHECK (mkdtemp (tmpdir) != NULL, 0);
-  for (int i = 0; i < COPIES; i++)
-    {
-      snprintf (paths[i], sizeof paths[i], "%s/m%d.so", tmpdir, i);
-      int out = open (paths[i], O_WRONLY | O_CREAT | O_TRUNC, 0755);
-      CHECK (out >= 0 && write (out, buf, len) == len, i);
-      close (out);
-    }
-}
 
 static void
 load (int i)
@@ -148,7 +124,7 @@ int
 main (void)
 {
   rt_on_signal (SIGPROF, on_sigprof, 0);
-  make_copies ();
+  rt_dltest_copies (tmpdir, "m", COPIES, paths);
   for (int i = 0; i < COPIES; i++)
     load (i);
   next_level ((void *) 0);      /* cold */
@@ -161,11 +137,8 @@ main (void)
   in_signal = 1;
   next_level ((void *) 0);
   for (int i = 0; i < COPIES; i++)
-    {
-      dlclose (handles[i]);
-      unlink (paths[i]);
-    }
-  rmdir (tmpdir);
+    dlclose (handles[i]);
+  rt_dltest_copies_remove (tmpdir, COPIES, paths);
   printf ("modules-many: %d walks through %d modules, equal to libunwind's\n", walks, COPIES);
   return 0;
 }

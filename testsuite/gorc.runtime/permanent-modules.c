@@ -13,7 +13,6 @@
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +21,7 @@
 #include <unistd.h>
 #include "gorc.h"
 #include "module.h"
-#include "support/rt-test.h"
+#include "support/rt-copies.h"
 
 typedef int (*dl_callback) (void *arg);
 typedef int (*dl_work_fn) (int depth, dl_callback cb, void *arg);
@@ -55,15 +54,7 @@ walk_to_main (void *arg)
 static void *
 load_copy (const char *file, const char *path, dl_work_fn *work)
 {
-  static char buf[1 << 20];
-  int in = open (file, O_RDONLY);
-  CHECK (in >= 0, 0);
-  ssize_t len = read (in, buf, sizeof buf);
-  CHECK (len > 0 && len < (ssize_t) sizeof buf, len);
-  close (in);
-  int out = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-  CHECK (out >= 0 && write (out, buf, len) == len, 0);
-  close (out);
+  rt_copy_file (file, path);
   void *h = dlopen (path, RTLD_NOW | RTLD_LOCAL);
   CHECK (h != NULL, 0);
   *work = (dl_work_fn) dlsym (h, "dl_work");
