@@ -50,9 +50,9 @@ int gorc_rt_state(uint64_t pc, struct gorc_state *s, struct gorc_rt_module *m, i
   return rc;
 }
 
-/* Keep W as return address RA's fast word, from module M.  A slot given to another
-   module meanwhile (the cache forgotten before this write landed) is
-   seen on the second look, and the entry taken back.  */
+/* Keep W as return address RA's fast word, from module M.  A slot given
+   to another module meanwhile (its entries forgotten before this write
+   landed) is seen on the second look, and the entry taken back.  */
 static void cache_put(const struct gorc_rt_module *m, uint64_t ra, uint32_t w)
 {
   if (m->slot >= GORC_RT_MODULE_SLOTS || ra >= GORC_RT_CACHE_MAX_PC)

@@ -38,7 +38,8 @@
      bits 14..18  k: rbp unchanged (0) or saved at CFA - 8k (1..31)
      bits 19..23  j: rbx unchanged (0) or saved at CFA - 8j (1..31)
    The return address is at CFA - 8.  Each field is a mask or a shift and
-   a mask away from what the loop needs.  */
+   a mask away from what the loop needs, and ignores bits 24 and up: the
+   loop takes the low half of a cache entry as the word.  */
 #define GORC_RT_W_CFA_BP 1u
 #define GORC_RT_W_RBX_LOST 2u
 #define GORC_RT_W_END 4u
@@ -69,9 +70,12 @@ static inline uint64_t gorc_rt_w_rbx8(uint32_t w)
   return (w >> GORC_RT_W_RBX_SHIFT) & GORC_RT_W_SLOT8_MASK;
 }
 
-/* The cache: entry (PC ^ PC >> 15) & (GORC_RT_CACHE_SIZE - 1) may hold
-   PC (the high bits are folded in: code at one offset of libraries
-   mapped 32 KiB or 2 MiB apart must not share an entry).  An entry is
+/* The cache, keyed by return address: the entry for PC holds the state
+   of PC - 1, the call that pushed PC (the walk's inner loop looks up
+   nothing else, and needs no subtraction before its load).  Entry
+   (PC ^ PC >> 15) & (GORC_RT_CACHE_SIZE - 1) may hold PC (the high bits
+   are folded in: code at one offset of libraries mapped 32 KiB or 2 MiB
+   apart must not share an entry).  An entry is
    KEY << 24 | the fast word, 0 when empty, where the key of PC from
    module slot SLOT is (PC >> 7) ^ SLOT ^ GORC_RT_CACHE_KEY_SALT: bits 15
    and up of PC (the tag: no user-space address is above 2^47; with the
@@ -113,8 +117,6 @@ static inline uint64_t gorc_rt_cache_entry(uint64_t pc)
   return atomic_load_explicit(&gorc_rt_cache[gorc_rt_cache_index(pc)], memory_order_relaxed);
 }
 
-/* The key of PC from module slot SLOT: an entry holds PC for SLOT when
-   its top bits equal it.  */
 /* The part of a key that depends on the slot only: a loop keeps it in a
    register.  */
 static inline uint64_t gorc_rt_cache_slot_key(uint64_t slot)
@@ -127,6 +129,8 @@ static inline uint64_t gorc_rt_cache_key_of(uint64_t slot_key, uint64_t pc)
   return (pc >> GORC_RT_CACHE_SLOT_PC_SHIFT) ^ slot_key;
 }
 
+/* The key of PC from module slot SLOT: an entry holds PC for SLOT when
+   its top bits equal it.  */
 static inline uint64_t gorc_rt_cache_key(uint64_t slot, uint64_t pc)
 {
   return gorc_rt_cache_key_of(gorc_rt_cache_slot_key(slot), pc);
@@ -180,10 +184,6 @@ static inline unsigned gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm
     wm->checked[i] = atomic_load_explicit(&gorc_rt_permanent_slots[i], memory_order_acquire);
   return atomic_load_explicit(&gorc_rt_main_slot, memory_order_relaxed);
 }
-
-/* The cache is keyed by return address: an entry for RA holds the state
-   of RA - 1, the call that pushed RA (the walk's inner loop looks up
-   nothing else), so the loop needs no subtraction before its load.  */
 
 /* The fast word of return address RA if the cache holds it for module
    slot SLOT (one this walk checked); else 0.  An address of 2^47 or more

@@ -307,7 +307,7 @@ static _Atomic uint16_t *hint_of(uint64_t map_lo)
 _Static_assert(HINTS == 1u << (64 - 54), "hint_of indexes all of hints[]");
 
 /* A slot to give to a new module: an empty one while there is one, then
-   in turn, never the main program's.  The victim's cached states are
+   in turn, never a permanent module's.  The victim's cached states are
    forgotten (only past GORC_RT_MODULE_SLOTS modules).  Returns the slot,
    locked for writing (its sequence number made odd: *SEQ the old one),
    or GORC_RT_MODULE_SLOTS when none can be had at once (another
