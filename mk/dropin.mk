@@ -26,11 +26,17 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 	chmod +x $@.tmp && mv $@.tmp $@
 
 # The symbol reader is libgorc's (runtime/src/elfsym.c), shared with the
-# crash handler.
-PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c runtime/src/elfsym.c
-PROF_HDRS = include/gorc/prof.h tools/prof-svg.h runtime/src/elfsym.h
+# crash handler; so is the .eh_frame reader (runtime/src/eh_lookup.c), run
+# over the bytes of a file.
+PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c tools/prof-data.c tools/prof-fold.c \
+	tools/prof-preload.c tools/prof-record.c tools/prof-feed.c tools/prof-perf.c \
+	tools/prof-unwind.c runtime/src/elfsym.c runtime/src/eh_lookup.c $(TOOL_COMMON)
+PROF_HDRS = include/gorc/prof.h include/gorc/perf-sample.h tools/prof-svg.h tools/prof-data.h \
+	tools/prof-fold.h tools/prof-preload.h tools/prof-record.h tools/prof-perf.h \
+	tools/prof-unwind.h runtime/src/elfsym.h runtime/src/ehframe.h $(TOOL_HDRS)
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
-	$(CC) $(TOOL_CFLAGS) -Iruntime/src -o $@ $(PROF_SRCS) -lstdc++
+	$(CC) $(TOOL_CFLAGS) -Itools -Iruntime/src -Iruntime/include -o $@ $(PROF_SRCS) \
+	  $(TOOL_LIBS) -lstdc++
 
 .PHONY: check-projects
 check-projects: all

@@ -1,0 +1,31 @@
+/* gorc-prof: samples to folded stacks ("root;...;leaf COUNT"), each
+   address named by its file's symbols.  */
+#ifndef GORC_PROF_FOLD_H
+#define GORC_PROF_FOLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "prof-data.h"
+
+struct prof_folded {
+  char *stack;
+  uint64_t count;
+};
+
+/* How the samples' stacks ended.  */
+struct prof_fold_counts {
+  uint64_t complete, truncated, incomplete, deeper;
+};
+
+/* Every sample of D folded, sorted by stack; *N stacks.  */
+struct prof_folded *prof_fold(const struct prof_data *d, size_t *n, struct prof_fold_counts *c);
+void prof_folded_free(struct prof_folded *f, size_t n);
+
+/* The display name of address PC of process P (a function, else
+   "[file]", else "[unknown]"); TMP holds it when it is made up.  */
+const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, size_t tmplen);
+
+/* 64-bit FNV-1a of S: the one string hash of gorc-prof.  */
+uint64_t prof_hash(const char *s);
+
+#endif

@@ -1,0 +1,422 @@
+/* gorc-prof: unwinding a copied user stack outside the process (see
+   prof-unwind.h).  The step follows libgorc's general step
+   (runtime/src/unwind.c, gorc_rt_cursor_step) rule for rule, with the
+   stack copy in place of the live stack.  */
+
+#define _GNU_SOURCE
+#include "prof-unwind.h"
+
+#include <gelf.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ucontext.h>
+
+#include "arch-x86_64.h"
+#include "common.h"
+#include "ehframe.h"
+#include "elfload.h"
+
+struct prof_module {
+  char *path;
+  int ok;                     /* an ELF file that could be read */
+  struct gorc_elf elf;
+  struct gorc_table table;
+  int has_table;
+  struct gorc_rt_ehframe eh;  /* in "pointer space": see eh_open */
+  uint64_t eh_bias;           /* pointer space = file address + eh_bias */
+  int has_eh;
+  GElf_Phdr *loads;           /* PT_LOAD headers */
+  size_t nloads;
+  struct prof_module *next;
+};
+
+static struct prof_module *modules;
+
+/* .eh_frame read in place by libgorc's reader, which takes the bytes'
+   own addresses for their addresses: the file's bytes are the reader's
+   memory, so every file address is shifted by the buffer's address
+   minus the address of the segment holding .eh_frame_hdr.  All the
+   reader does with addresses is compare and subtract them, so a
+   constant shift changes nothing.  */
+static void eh_open(struct prof_module *m)
+{
+  size_t nph = 0;
+  GElf_Phdr ph, hdr = { 0 };
+  int have_hdr = 0;
+  if (elf_getphdrnum(m->elf.elf, &nph) != 0)
+    return;
+  for (size_t i = 0; i < nph; i++)
+    if (gelf_getphdr(m->elf.elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME) {
+      hdr = ph;
+      have_hdr = 1;
+    }
+  if (!have_hdr)
+    return;
+  for (size_t i = 0; i < m->nloads; i++) {
+    const GElf_Phdr *l = &m->loads[i];
+    if (hdr.p_offset < l->p_offset || hdr.p_offset - l->p_offset >= l->p_filesz
+        || l->p_offset > m->elf.size || l->p_filesz > m->elf.size - l->p_offset)
+      continue;
+    m->eh_bias = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset - l->p_vaddr;
+    m->eh.lo = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset;
+    m->eh.hi = m->eh.lo + l->p_filesz;
+    m->eh.hdr = hdr.p_vaddr + m->eh_bias;
+    m->eh.hdr_size = hdr.p_filesz;
+    if (m->eh.hdr + m->eh.hdr_size > m->eh.hi)
+      m->eh.hdr_size = m->eh.hi - m->eh.hdr;
+    m->has_eh = 1;
+    return;
+  }
+}
+
+static void module_load(struct prof_module *m)
+{
+  size_t nph = 0;
+  GElf_Phdr ph;
+  if (gorc_elf_open(&m->elf, m->path) != 0 || m->elf.is_rel)
+    return;
+  if (elf_getphdrnum(m->elf.elf, &nph) != 0)
+    return;
+  m->loads = calloc(nph ? nph : 1, sizeof *m->loads);
+  if (!m->loads)
+    return;
+  for (size_t i = 0; i < nph; i++)
+    if (gelf_getphdr(m->elf.elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+      m->loads[m->nloads++] = ph;
+  gorc_table_load(&m->table, &m->elf);
+  m->has_table = !m->table.decode_error && m->table.nranges > 0;
+  eh_open(m);
+  m->ok = 1;
+}
+
+/* The module of PATH, read at its first use.  */
+static struct prof_module *module_get(const char *path)
+{
+  for (struct prof_module *m = modules; m; m = m->next)
+    if (strcmp(m->path, path) == 0)
+      return m;
+  struct prof_module *m = calloc(1, sizeof *m);
+  if (!m || !(m->path = strdup(path))) {
+    free(m);
+    return NULL;
+  }
+  if (path[0] == '/')
+    module_load(m);
+  m->next = modules;
+  modules = m;
+  return m;
+}
+
+void prof_modules_free(void)
+{
+  while (modules) {
+    struct prof_module *m = modules;
+    modules = m->next;
+    if (m->has_table || m->table.entries)
+      gorc_table_free(&m->table);
+    if (m->elf.path)
+      gorc_elf_close(&m->elf);
+    free(m->loads);
+    free(m->path);
+    free(m);
+  }
+}
+
+/* The bias of a mapping of M at START from file offset PGOFF: the
+   PT_LOAD that holds PGOFF numbers it.  */
+static int map_bias(const struct prof_module *m, uint64_t start, uint64_t pgoff, uint64_t *bias)
+{
+  for (size_t i = 0; i < m->nloads; i++) {
+    const GElf_Phdr *l = &m->loads[i];
+    uint64_t seg_off = l->p_offset & ~(uint64_t)0xfff;
+    if (pgoff >= seg_off && pgoff < l->p_offset + l->p_filesz) {
+      *bias = start - pgoff + l->p_offset - l->p_vaddr;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* ---- a process's mappings ---- */
+
+static void space_push(struct prof_space *sp, const struct prof_map *m)
+{
+  if (sp->n == sp->cap) {
+    sp->cap = sp->cap ? sp->cap * 2 : 64;
+    sp->maps = realloc(sp->maps, sp->cap * sizeof *sp->maps);
+    if (!sp->maps)
+      abort();
+  }
+  sp->maps[sp->n++] = *m;
+}
+
+/* The mappings of SP with [start, end) replaced by ADD, in order.  */
+void prof_space_map(struct prof_space *sp, uint64_t start, uint64_t len, uint64_t pgoff,
+                    const char *path)
+{
+  uint64_t end = start + len;
+  struct prof_map add = { start, end, pgoff, 0, module_get(path), NULL };
+  if (!add.mod)
+    return;
+  add.path = add.mod->path;
+  if (!add.mod->ok || !map_bias(add.mod, start, pgoff, &add.bias))
+    add.mod = NULL;
+  struct prof_space out = { NULL, 0, 0 };
+  int added = 0;
+  for (size_t i = 0; i < sp->n; i++) {
+    struct prof_map m = sp->maps[i];
+    if (!added && m.start >= start) {
+      space_push(&out, &add);
+      added = 1;
+    }
+    if (m.end <= start || m.start >= end) {
+      space_push(&out, &m);
+      continue;
+    }
+    if (m.start < start) {
+      struct prof_map lo = m;
+      lo.end = start;
+      space_push(&out, &lo);
+      space_push(&out, &add);
+      added = 1;
+    }
+    if (m.end > end) {
+      struct prof_map hi = m;
+      hi.pgoff += end - m.start;
+      hi.start = end;
+      space_push(&out, &hi);
+    }
+  }
+  if (!added)
+    space_push(&out, &add);
+  free(sp->maps);
+  *sp = out;
+}
+
+void prof_space_clear(struct prof_space *sp)
+{
+  sp->n = 0;
+}
+
+void prof_space_copy(struct prof_space *dst, const struct prof_space *src)
+{
+  dst->n = 0;
+  for (size_t i = 0; i < src->n; i++)
+    space_push(dst, &src->maps[i]);
+}
+
+const struct prof_map *prof_space_find(const struct prof_space *sp, uint64_t addr)
+{
+  size_t lo = 0, hi = sp->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sp->maps[mid].start <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > 0 && addr < sp->maps[lo - 1].end ? &sp->maps[lo - 1] : NULL;
+}
+
+/* ---- the walk ---- */
+
+/* The registers of the frame being stepped.  */
+struct frame {
+  uint64_t ip, sp, bp, bx;
+  int bp_known, bx_known;
+  int interrupted;            /* ip is the interrupted instruction: look it up itself */
+};
+
+/* The stack copy: the bytes of [base, base + size).  */
+struct stack_copy {
+  uint64_t base, size;
+  const uint8_t *bytes;
+};
+
+/* An 8-byte read of the copy.  0, or the walk's end: beyond the copy is
+   TRUNCATED, below the stack pointer BAD.  */
+static int rd(const struct stack_copy *s, uint64_t a, uint64_t *out)
+{
+  if (a < s->base)
+    return PROF_WALK_BAD;
+  if (a - s->base > s->size || s->size - (a - s->base) < 8)
+    return PROF_WALK_TRUNCATED;
+  memcpy(out, s->bytes + (a - s->base), 8);
+  return 0;
+}
+
+/* The value of DWARF register R in frame F, if known.  */
+static int reg_value(const struct frame *f, unsigned r, uint64_t *out)
+{
+  switch (r) {
+  case GORC_DWARF_RSP: *out = f->sp; return 1;
+  case GORC_DWARF_RBP: *out = f->bp; return f->bp_known;
+  case GORC_DWARF_RBX: *out = f->bx; return f->bx_known;
+  default: return 0;
+  }
+}
+
+/* The state at PC of module M (records first, then .eh_frame): 1, or 0
+   when neither describes PC.  */
+static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_state *st)
+{
+  uint64_t next;
+  if (m->has_table && gorc_table_lookup(&m->table, pc, st, &next) >= 0)
+    return 1;
+  if (m->has_eh)
+    return gorc_rt_ehframe_state(&m->eh, pc + m->eh_bias, st) == 1;
+  return 0;
+}
+
+/* Does the code at file address PC of M start with glibc's __restore_rt?  */
+static int is_restore_rt(const struct prof_module *m, uint64_t pc)
+{
+  static const uint8_t code[GORC_RT_SIGRETURN_LEN] = GORC_RT_SIGRETURN_CODE;
+  for (size_t i = 0; i < m->nloads; i++) {
+    const GElf_Phdr *l = &m->loads[i];
+    if (pc < l->p_vaddr || pc - l->p_vaddr >= l->p_filesz)
+      continue;
+    uint64_t off = l->p_offset + (pc - l->p_vaddr);
+    return off <= m->elf.size && m->elf.size - off >= sizeof code
+           && memcmp(m->elf.buf + off, code, sizeof code) == 0;
+  }
+  return 0;
+}
+
+/* A signal frame: at __restore_rt the stack pointer is at the ucontext
+   the kernel saved; the interrupted registers are read from it.  */
+static int signal_frame(const struct stack_copy *s, struct frame *f)
+{
+  static const unsigned char greg[] = { GORC_RT_GREG_IP, GORC_RT_GREG_SP, GORC_RT_GREG_FP,
+                                        GORC_RT_GREG_AUX };
+  uint64_t v[4];
+  for (unsigned i = 0; i < 4; i++) {
+    uint64_t a = f->sp + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg[i];
+    int rc = rd(s, a, &v[i]);
+    if (rc)
+      return rc;
+  }
+  f->ip = v[0];
+  f->sp = v[1];
+  f->bp = v[2];
+  f->bx = v[3];
+  f->bp_known = f->bx_known = 1;
+  f->interrupted = 1;
+  return 0;
+}
+
+static int frame_cfa(const struct stack_copy *s, const struct frame *f,
+                     const struct gorc_state *st, uint64_t *cfa)
+{
+  uint64_t v;
+  switch (st->cfa_kind) {
+  case GORC_CFA_SP:
+    *cfa = f->sp + (uint64_t)st->cfa_off;
+    return 0;
+  case GORC_CFA_SP_PLT:
+    /* ld's PLT rule: 8 more once the stub's push has run */
+    *cfa = f->sp + (uint64_t)st->cfa_off + ((f->ip & 15) >= st->cfa_reg ? 8 : 0);
+    return 0;
+  case GORC_CFA_BP:
+  case GORC_CFA_REG:
+    if (!reg_value(f, st->cfa_kind == GORC_CFA_BP ? GORC_DWARF_RBP : st->cfa_reg, &v))
+      return PROF_WALK_NO_INFO;
+    *cfa = v + (uint64_t)st->cfa_off;
+    return 0;
+  case GORC_CFA_DEREF:
+    if (!reg_value(f, st->cfa_reg, &v))
+      return PROF_WALK_NO_INFO;
+    return rd(s, v + (uint64_t)st->cfa_off, cfa);
+  default:
+    return PROF_WALK_NO_INFO;
+  }
+}
+
+/* The caller's rbp and rbx after a frame with state ST and CFA CFA.  */
+static int frame_saved(const struct stack_copy *s, struct frame *f, const struct gorc_state *st,
+                       uint64_t cfa)
+{
+  uint64_t v;
+  int rc = 0;
+  switch (st->bp_kind) {
+  case GORC_BP_SAME:
+    break;
+  case GORC_BP_CFA:
+    rc = rd(s, cfa + (uint64_t)st->bp_off, &f->bp);
+    f->bp_known = 1;
+    break;
+  case GORC_BP_REG:
+    if (!reg_value(f, st->bp_reg, &v))
+      return PROF_WALK_NO_INFO;
+    rc = rd(s, v + (uint64_t)st->bp_off, &f->bp);
+    f->bp_known = 1;
+    break;
+  default:
+    f->bp_known = 0;
+  }
+  if (rc)
+    return rc;
+  if (st->aux_kind == GORC_AUX_CFA)
+    f->bx_known = rd(s, cfa + (uint64_t)st->aux_off, &f->bx) == 0;
+  else if (st->aux_kind != GORC_AUX_SAME)
+    f->bx_known = 0;
+  return 0;
+}
+
+/* One step from frame F to its caller: 1, or how the walk ends.  */
+static int step(const struct prof_space *sp, const struct stack_copy *s, struct frame *f)
+{
+  uint64_t pc = f->interrupted ? f->ip : f->ip - 1, cfa, ra;
+  const struct prof_map *map = prof_space_find(sp, pc);
+  struct gorc_state st;
+  int rc;
+
+  if (!map)                     /* a return address must be code */
+    return f->interrupted ? PROF_WALK_NO_INFO : PROF_WALK_BAD;
+  if (!map->mod)
+    return PROF_WALK_NO_INFO;
+  int found = module_state(map->mod, pc - map->bias, &st);
+  if ((!found || st.cfa_kind == GORC_CFA_UNDEFINED) && is_restore_rt(map->mod, f->ip - map->bias))
+    return (rc = signal_frame(s, f)) ? rc : 1;
+  if (!found)
+    return PROF_WALK_NO_INFO;
+  if (st.ra_kind == GORC_RA_UNDEFINED)
+    return PROF_WALK_COMPLETE;
+  if ((rc = frame_cfa(s, f, &st, &cfa)) != 0)
+    return rc;
+  if (cfa <= f->sp)
+    return PROF_WALK_BAD;
+  if (st.ra_kind != GORC_RA_CFA)
+    return PROF_WALK_NO_INFO;
+  if ((rc = rd(s, cfa + (uint64_t)st.ra_off, &ra)) != 0 || (rc = frame_saved(s, f, &st, cfa)) != 0)
+    return rc;
+  if (ra == 0)
+    return PROF_WALK_COMPLETE;
+  f->ip = ra;
+  f->sp = cfa;
+  f->interrupted = 0;
+  return 1;
+}
+
+enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_perf_regs *regs,
+                               const uint8_t *stack, uint64_t stack_size, uint64_t *ips,
+                               unsigned max, unsigned *n)
+{
+  struct stack_copy s = { regs->sp, stack ? stack_size : 0, stack };
+  struct frame f = { regs->ip, regs->sp, regs->bp, regs->bx,
+                     (regs->have >> GORC_PERF_REG_BP) & 1, (regs->have >> GORC_PERF_REG_BX) & 1,
+                     1 };
+  *n = 0;
+  if (max == 0)
+    return PROF_WALK_DEEPER;
+  ips[(*n)++] = f.ip;
+  for (;;) {
+    int rc = step(sp, &s, &f);
+    if (rc != 1)
+      return (enum prof_walk_end)rc;
+    if (*n == max)
+      return PROF_WALK_DEEPER;
+    ips[(*n)++] = f.ip;
+  }
+}
