@@ -36,7 +36,7 @@ static void map_file(struct prof_data *d, uint32_t pid, uint64_t addr, uint64_t 
   prof_space_map(&p->space, addr, len, pgoff, name);
   const struct prof_map *m = prof_space_find(&p->space, addr);
   if (m && m->mod)
-    prof_proc_add_span(p, m->bias, addr, addr + len, name);
+    prof_proc_add_span(p, m->bias, addr, addr + len, m->path);
 }
 
 /* The file name that follows a body of SIZE bytes, cut at the record's

@@ -99,13 +99,13 @@ static int paranoid_level(void)
 
 static void explain_permission(int err)
 {
-  fprintf(stderr, "gorc-prof: perf_event_open: %s: profiling needs kernel.perf_event_paranoid <= 2 "
-          "for your own processes, <= 1 for processes of other users or across exec of "
-          "setuid programs, or CAP_PERFMON (root)", strerror(err));
+  fprintf(stderr, "gorc-prof: perf_event_open: %s: profiling needs kernel.perf_event_paranoid "
+          "at most 2 (user space of processes you may ptrace: your own)", strerror(err));
   int level = paranoid_level();
   if (level != -100)
-    fprintf(stderr, "; it is %d (sysctl kernel.perf_event_paranoid=2)", level);
-  fprintf(stderr, "\n");
+    fprintf(stderr, "; it is %d", level);
+  fprintf(stderr, ".  As root: sysctl kernel.perf_event_paranoid=2, or run gorc-prof as root "
+          "(CAP_PERFMON) to profile another user's process\n");
 }
 
 static void attr_init(struct recorder *r)
@@ -228,9 +228,24 @@ static void synthesize_process(struct recorder *r, pid_t pid)
     prof_space_map(&pp->space, lo, hi - lo, off, name);
     const struct prof_map *m = prof_space_find(&pp->space, lo);
     if (m && m->mod)
-      prof_proc_add_span(pp, m->bias, lo, hi, name);
+      prof_proc_add_span(pp, m->bias, lo, hi, m->path);
   }
   fclose(f);
+}
+
+/* Has process PID ended (gone, or a zombie its parent has not reaped)?  */
+static int process_ended(pid_t pid)
+{
+  char path[64], buf[256];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 1;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  const char *state = strrchr(buf, ')');
+  return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
 }
 
 /* Open the events of every thread of PID.  */
@@ -255,10 +270,13 @@ static int attach_process(struct recorder *r, pid_t pid)
   closedir(dir);
   if (rc < 0)
     return -1;
-  if (opened == 0) {
+  if (opened == 0 || process_ended(pid)) {
     fprintf(stderr, "gorc-prof: process %d exited while gorc-prof attached to it\n", (int)pid);
     return -1;
   }
+  if (r->o->progress)
+    fprintf(stderr, "gorc-prof: attached to process %d (%s), %d threads\n", (int)pid,
+            prof_proc_get(r->d, pid)->comm, opened);
   return 0;
 }
 
@@ -397,7 +415,7 @@ static int targets_gone(struct recorder *r, int *status)
     return r->child_done;
   }
   for (size_t i = 0; i < r->o->npids; i++)
-    if (kill(r->o->pids[i], 0) == 0 || errno != ESRCH)
+    if (!process_ended(r->o->pids[i]))
       return 0;
   return 1;
 }

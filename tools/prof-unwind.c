@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/auxv.h>
 #include <sys/ucontext.h>
+#include <unistd.h>
 
 #include "arch-x86_64.h"
 #include "common.h"
@@ -26,6 +29,7 @@ struct prof_module {
   struct gorc_rt_ehframe eh;  /* in "pointer space": see eh_open */
   uint64_t eh_bias;           /* pointer space = file address + eh_bias */
   int has_eh;
+  uint8_t *eh_table;          /* a search table gorc-prof built (no .eh_frame_hdr) */
   GElf_Phdr *loads;           /* PT_LOAD headers */
   size_t nloads;
   struct prof_module *next;
@@ -39,20 +43,20 @@ static struct prof_module *modules;
    minus the address of the segment holding .eh_frame_hdr.  All the
    reader does with addresses is compare and subtract them, so a
    constant shift changes nothing.  */
-static void eh_open(struct prof_module *m)
+static int eh_open_hdr(struct prof_module *m)
 {
   size_t nph = 0;
   GElf_Phdr ph, hdr = { 0 };
   int have_hdr = 0;
   if (elf_getphdrnum(m->elf.elf, &nph) != 0)
-    return;
+    return 0;
   for (size_t i = 0; i < nph; i++)
     if (gelf_getphdr(m->elf.elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME) {
       hdr = ph;
       have_hdr = 1;
     }
   if (!have_hdr)
-    return;
+    return 0;
   for (size_t i = 0; i < m->nloads; i++) {
     const GElf_Phdr *l = &m->loads[i];
     if (hdr.p_offset < l->p_offset || hdr.p_offset - l->p_offset >= l->p_filesz
@@ -65,9 +69,151 @@ static void eh_open(struct prof_module *m)
     m->eh.hdr_size = hdr.p_filesz;
     if (m->eh.hdr + m->eh.hdr_size > m->eh.hi)
       m->eh.hdr_size = m->eh.hi - m->eh.hdr;
-    m->has_eh = 1;
-    return;
+    return 1;
   }
+  return 0;
+}
+
+/* DW_EH_PE_* the FDE enumeration reads.  */
+#define PE_OMIT 0xff
+#define PE_UDATA8 0x04
+#define PE_SDATA4 0x0b
+#define PE_SDATA8 0x0c
+#define PE_PCREL 0x10
+#define PE_DATAREL 0x30
+
+/* The FDE pointer encoding of the CIE at P (its 'R' augmentation),
+   PE_OMIT when it cannot be read.  */
+static uint8_t cie_fde_encoding(const uint8_t *p, const uint8_t *end)
+{
+  uint64_t u;
+  int64_t sv;
+  if (p >= end || (*p != 1 && *p != 3))
+    return PE_OMIT;                       /* version 4 has more fields: not met here */
+  const uint8_t *aug = ++p;
+  while (p < end && *p)
+    p++;
+  if (p++ >= end || aug[0] != 'z')
+    return aug[0] == 0 ? 0 : PE_OMIT;     /* no augmentation: absolute pointers */
+  if (gorc_get_uleb(&p, end, &u) || gorc_get_sleb(&p, end, &sv))
+    return PE_OMIT;
+  if (aug[-1] == 1) {
+    if (p >= end)
+      return PE_OMIT;
+    p++;
+  } else if (gorc_get_uleb(&p, end, &u)) {
+    return PE_OMIT;
+  }
+  if (gorc_get_uleb(&p, end, &u))         /* augmentation length */
+    return PE_OMIT;
+  for (const uint8_t *a = aug + 1; *a && p < end; a++) {
+    if (*a == 'R')
+      return *p;
+    if (*a == 'L')
+      p++;
+    else if (*a == 'P')
+      return PE_OMIT;                     /* rare before R: not worth decoding */
+    else if (*a != 'S')
+      return PE_OMIT;
+  }
+  return PE_OMIT;
+}
+
+/* A .eh_frame search table built for a file without .eh_frame_hdr (a
+   static program: GCC links those without --eh-frame-hdr), in the form
+   libgorc's reader searches: 8-byte entries relative to the table.  */
+struct eh_entry {
+  int64_t loc, fde;
+};
+
+static int eh_entry_cmp(const void *a, const void *b)
+{
+  const struct eh_entry *x = a, *y = b;
+  return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+/* The initial location of the FDE whose body is at P, in pointer space,
+   encoded ENC (pcrel sdata4 is what GCC and ld write).  */
+static int fde_location(const uint8_t *p, const uint8_t *end, uint8_t enc, int64_t *loc)
+{
+  if (enc != (PE_PCREL | PE_SDATA4) || end - p < 4)
+    return 0;
+  *loc = (int64_t)(uintptr_t)p + (int32_t)gorc_get_le32(p);
+  return 1;
+}
+
+static size_t eh_collect(const uint8_t *start, const uint8_t *end, struct eh_entry **out)
+{
+  struct eh_entry *v = NULL;
+  size_t n = 0, cap = 0;
+  for (const uint8_t *p = start; end - p >= 8;) {
+    uint32_t len = gorc_get_le32(p), id;
+    if (len == 0 || len == 0xffffffff || len > (uint64_t)(end - p - 4))
+      break;
+    const uint8_t *rec_end = p + 4 + len, *idp = p + 4;
+    id = gorc_get_le32(idp);
+    int64_t loc;
+    if (id != 0 && id <= (uint64_t)(idp - start)
+        && fde_location(idp + 4, rec_end, cie_fde_encoding(idp - id + 8, end), &loc)) {
+      if (n == cap) {
+        cap = cap ? cap * 2 : 256;
+        struct eh_entry *nv = realloc(v, cap * sizeof *v);
+        if (!nv)
+          break;
+        v = nv;
+      }
+      v[n++] = (struct eh_entry){ loc, (int64_t)(uintptr_t)p };
+    }
+    p = rec_end;
+  }
+  *out = v;
+  return n;
+}
+
+static int eh_build_table(struct prof_module *m)
+{
+  const struct gorc_sec *sec = NULL;
+  for (size_t i = 1; i < m->elf.shnum; i++)
+    if (strcmp(m->elf.secs[i].name, ".eh_frame") == 0 && m->elf.secs[i].data)
+      sec = &m->elf.secs[i];
+  if (!sec)
+    return 0;
+  struct eh_entry *v;
+  size_t n = eh_collect(sec->data, sec->data + sec->size, &v);
+  if (n == 0) {
+    free(v);
+    return 0;
+  }
+  qsort(v, n, sizeof *v, eh_entry_cmp);
+  uint8_t *t = malloc(12 + n * 16);
+  if (!t) {
+    free(v);
+    return 0;
+  }
+  int64_t base = (int64_t)(uintptr_t)t;
+  t[0] = 1;                                   /* version */
+  t[1] = PE_OMIT;                             /* no eh_frame_ptr */
+  t[2] = PE_UDATA8;                           /* fde_count */
+  t[3] = PE_DATAREL | PE_SDATA8;              /* the table */
+  uint64_t count = n;
+  memcpy(t + 4, &count, 8);
+  for (size_t i = 0; i < n; i++) {
+    int64_t f[2] = { v[i].loc - base, v[i].fde - base };
+    memcpy(t + 12 + 16 * i, f, 16);
+  }
+  free(v);
+  m->eh_table = t;
+  m->eh.hdr = (uint64_t)base;
+  m->eh.hdr_size = 12 + n * 16;
+  m->eh.lo = (uint64_t)(uintptr_t)sec->data;
+  m->eh.hi = m->eh.lo + sec->size;
+  m->eh_bias = (uint64_t)(uintptr_t)sec->data - sec->shdr.sh_addr;
+  return 1;
+}
+
+static void eh_open(struct prof_module *m)
+{
+  m->has_eh = eh_open_hdr(m) || eh_build_table(m);
 }
 
 static void module_load(struct prof_module *m)
@@ -90,9 +236,47 @@ static void module_load(struct prof_module *m)
   m->ok = 1;
 }
 
+/* The kernel's vdso has no file: gorc-prof's own is the same image (the
+   same kernel), written to a temporary file once and read from there.  */
+static char vdso_path[64];
+
+static const char *vdso_file(void)
+{
+  if (vdso_path[0])
+    return vdso_path;
+  const uint8_t *image = (const uint8_t *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+  char line[512];
+  unsigned long long lo = 0, hi = 0;
+  FILE *maps = fopen("/proc/self/maps", "r");
+  if (!image || !maps)
+    goto fail;
+  while (fgets(line, sizeof line, maps))
+    if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2)
+      break;
+  fclose(maps);
+  if ((uint64_t)(uintptr_t)image != lo || hi <= lo)
+    goto fail;
+  const char *tmp = getenv("TMPDIR");
+  snprintf(vdso_path, sizeof vdso_path, "%s/gorc-prof-vdso.XXXXXX",
+           tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
+  int fd = mkstemp(vdso_path);
+  if (fd < 0)
+    goto fail;
+  int ok = write(fd, image, hi - lo) == (ssize_t)(hi - lo);
+  close(fd);
+  if (ok)
+    return vdso_path;
+  unlink(vdso_path);
+fail:
+  strcpy(vdso_path, "[vdso]");
+  return vdso_path;
+}
+
 /* The module of PATH, read at its first use.  */
 static struct prof_module *module_get(const char *path)
 {
+  if (strcmp(path, "[vdso]") == 0)
+    path = vdso_file();
   for (struct prof_module *m = modules; m; m = m->next)
     if (strcmp(m->path, path) == 0)
       return m;
@@ -110,6 +294,9 @@ static struct prof_module *module_get(const char *path)
 
 void prof_modules_free(void)
 {
+  if (vdso_path[0] == '/')
+    unlink(vdso_path);
+  vdso_path[0] = 0;
   while (modules) {
     struct prof_module *m = modules;
     modules = m->next;
@@ -118,6 +305,7 @@ void prof_modules_free(void)
     if (m->elf.path)
       gorc_elf_close(&m->elf);
     free(m->loads);
+    free(m->eh_table);
     free(m->path);
     free(m);
   }
