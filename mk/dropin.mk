@@ -30,13 +30,21 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 # over the bytes of a file.
 PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c tools/prof-data.c tools/prof-fold.c \
 	tools/prof-preload.c tools/prof-record.c tools/prof-feed.c tools/prof-perf.c \
-	tools/prof-unwind.c runtime/src/elfsym.c runtime/src/eh_lookup.c $(TOOL_COMMON)
+	tools/prof-unwind.c tools/prof-pprof.c tools/profile.pb-c.c runtime/src/elfsym.c \
+	runtime/src/eh_lookup.c $(TOOL_COMMON)
 PROF_HDRS = include/gorc/prof.h include/gorc/perf-sample.h tools/prof-svg.h tools/prof-data.h \
 	tools/prof-fold.h tools/prof-preload.h tools/prof-record.h tools/prof-perf.h \
-	tools/prof-unwind.h runtime/src/elfsym.h runtime/src/ehframe.h $(TOOL_HDRS)
+	tools/prof-unwind.h tools/prof-pprof.h tools/profile.pb-c.h runtime/src/elfsym.h \
+	runtime/src/ehframe.h $(TOOL_HDRS)
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
 	$(CC) $(TOOL_CFLAGS) -Itools -Iruntime/src -Iruntime/include -o $@ $(PROF_SRCS) \
-	  $(TOOL_LIBS) -lstdc++
+	  $(TOOL_LIBS) -lprotobuf-c -lz -lstdc++
+
+# pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
+PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+tools/profile.pb-c.c: | deps-if-missing
+	protoc-c --c_out=tools -I$(dir $(PPROF_PROTO)) $(PPROF_PROTO)
+tools/profile.pb-c.h: tools/profile.pb-c.c
 
 .PHONY: check-projects
 check-projects: all

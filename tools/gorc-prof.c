@@ -11,7 +11,8 @@
    (prof-record.c, prof-unwind.c).  With --preload the program samples
    itself through libgorc-preload.so instead (prof-preload.c).  The steps:
    record, fold the stacks with their symbols (prof-fold.c), write
-   PREFIX.folded and PREFIX.svg (prof-svg.c), print a summary.  See
+   PREFIX.folded, PREFIX.pb.gz (pprof, prof-pprof.c) and PREFIX.svg
+   (prof-svg.c), print a summary.  See
    README.md, "gorc-prof".  */
 
 #define _GNU_SOURCE
@@ -30,6 +31,7 @@
 #include "gorc/prof.h"
 #include "prof-data.h"
 #include "prof-fold.h"
+#include "prof-pprof.h"
 #include "prof-preload.h"
 #include "prof-record.h"
 #include "prof-svg.h"
@@ -186,11 +188,16 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
   return rc;
 }
 
-/* Step 3: PREFIX.folded and PREFIX.svg.  0, or 1 when one could not be written.  */
-static int write_outputs(const struct options *o, const struct prof_folded *list, size_t nl)
+/* Step 3: PREFIX.folded, PREFIX.pb.gz and PREFIX.svg.  0, or 1 when one
+   could not be written.  */
+static int write_outputs(const struct options *o, const struct prof_folded *list, size_t nl,
+                         double elapsed)
 {
   int rc = 0;
   char path[PATH_MAX + 16];
+  snprintf(path, sizeof path, "%s.pb.gz", o->prefix);
+  if (prof_pprof_write(path, list, nl, (uint64_t)(1e9 / (double)o->hz), elapsed) != 0)
+    rc = 1;
   snprintf(path, sizeof path, "%s.folded", o->prefix);
   FILE *f = fopen(path, "w");
   if (!f) {
@@ -289,8 +296,8 @@ static void print_summary(const struct options *o, const struct prof_data *d,
     fprintf(stderr, "gorc-prof: no samples: the program was not profiled (a static "
             "or setuid program ignores LD_PRELOAD)\n");
   print_top(list, nl, ns, o->top);
-  fprintf(stderr, "gorc-prof: wrote %s.folded%s%s%s\n", o->prefix, o->svg ? ", " : "",
-          o->svg ? o->prefix : "", o->svg ? ".svg" : "");
+  fprintf(stderr, "gorc-prof: wrote %s.folded, %s.pb.gz%s%s%s\n", o->prefix, o->prefix,
+          o->svg ? ", " : "", o->svg ? o->prefix : "", o->svg ? ".svg" : "");
 }
 
 /* gorc-prof's exit status: the program's (or its signal), else 1 when
@@ -328,7 +335,7 @@ int main(int argc, char **argv)
   struct prof_fold_counts counts;
   size_t nl;
   struct prof_folded *list = prof_fold(&d, &nl, &counts);
-  int rc_files = write_outputs(&o, list, nl);
+  int rc_files = write_outputs(&o, list, nl, elapsed);
   if (!o.quiet)
     print_summary(&o, &d, &counts, list, nl, elapsed, cpu);
   prof_folded_free(list, nl);
