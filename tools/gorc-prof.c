@@ -31,6 +31,7 @@
 #include "gorc/prof.h"
 #include "prof-data.h"
 #include "prof-fold.h"
+#include "prof-perfdata.h"
 #include "prof-pprof.h"
 #include "prof-preload.h"
 #include "prof-record.h"
@@ -39,6 +40,8 @@
 struct options {
   long hz;
   const char *prefix, *title;
+  const char *perf_data;     /* --perf-data FILE */
+  const char *stacks;        /* --stacks FILE */
   int quiet, svg, keep, top, preload, children;
   double duration;
   unsigned stack_size;
@@ -51,8 +54,8 @@ struct options {
 static void usage(FILE *f)
 {
   fprintf(f, "usage: gorc-prof [-F HZ] [-o PREFIX] [-q] [-d SECONDS] [--stack-size=BYTES]\n"
-             "                 [--no-children] [--top=N] [--title=TEXT] [--no-svg]\n"
-             "                 (-p PID[,PID...] | -- PROGRAM [ARGS...])\n"
+             "                 [--no-children] [--top=N] [--title=TEXT] [--no-svg] [--stacks=FILE]\n"
+             "                 (-p PID[,PID...] | --perf-data FILE | -- PROGRAM [ARGS...])\n"
              "       gorc-prof --preload [-F HZ] [-o PREFIX] [--keep-data] ... -- PROGRAM [ARGS...]\n");
 }
 
@@ -100,6 +103,10 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
     o->duration = strtod(v, NULL);
   else if ((v = opt_value(argc, argv, i, NULL, "--stack-size")))
     o->stack_size = (unsigned)strtoul(v, NULL, 10);
+  else if ((v = opt_value(argc, argv, i, NULL, "--perf-data")))
+    o->perf_data = v;
+  else if ((v = opt_value(argc, argv, i, NULL, "--stacks")))
+    o->stacks = v;
   else if ((v = opt_value(argc, argv, i, NULL, "--top")))
     o->top = atoi(v);
   else if ((v = opt_value(argc, argv, i, NULL, "--title")))
@@ -138,8 +145,8 @@ static int parse_options(struct options *o, int argc, char **argv)
       return -1;
   }
   o->cmd = i < argc ? argv + i : NULL;
-  if (!o->cmd == !o->npids) {
-    fprintf(stderr, "gorc-prof: give either -p PID or -- PROGRAM\n");
+  if ((o->cmd != NULL) + (o->npids > 0) + (o->perf_data != NULL) != 1) {
+    fprintf(stderr, "gorc-prof: give one of -p PID, --perf-data FILE or -- PROGRAM\n");
     return -1;
   }
   if (o->hz < 1 || o->hz > 100000) {
@@ -155,7 +162,7 @@ static int parse_options(struct options *o, int argc, char **argv)
     return -1;
   }
   if (!o->prefix) {
-    const char *name = o->cmd ? o->cmd[0] : "gorc-prof";
+    const char *name = o->cmd ? o->cmd[0] : o->perf_data ? o->perf_data : "gorc-prof";
     const char *b = strrchr(name, '/');
     snprintf(o->defprefix, sizeof o->defprefix, "%s", b ? b + 1 : name);
     o->prefix = o->defprefix;
@@ -174,6 +181,8 @@ static double now(void)
 static int record(const struct options *o, struct prof_data *d, int *status, double *cpu)
 {
   int progress = o->quiet ? 0 : isatty(STDERR_FILENO) ? 1 : 2;
+  if (o->perf_data)
+    return prof_perfdata_read(o->perf_data, d);
   if (o->preload) {
     struct prof_preload_opts po = { o->cmd, o->hz, progress, o->keep };
     return prof_preload_run(&po, d, status, cpu);
@@ -190,11 +199,15 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
 
 /* Step 3: PREFIX.folded, PREFIX.pb.gz and PREFIX.svg.  0, or 1 when one
    could not be written.  */
-static int write_outputs(const struct options *o, const struct prof_folded *list, size_t nl,
-                         double elapsed)
+static int write_outputs(const struct options *o, const struct prof_data *d,
+                         const struct prof_folded *list, size_t nl, double elapsed)
 {
   int rc = 0;
   char path[PATH_MAX + 16];
+  if (o->stacks && prof_write_stacks(o->stacks, d) != 0) {
+    fprintf(stderr, "gorc-prof: cannot write %s: %s\n", o->stacks, strerror(errno));
+    rc = 1;
+  }
   snprintf(path, sizeof path, "%s.pb.gz", o->prefix);
   if (prof_pprof_write(path, list, nl, (uint64_t)(1e9 / (double)o->hz), elapsed) != 0)
     rc = 1;
@@ -335,7 +348,7 @@ int main(int argc, char **argv)
   struct prof_fold_counts counts;
   size_t nl;
   struct prof_folded *list = prof_fold(&d, &nl, &counts);
-  int rc_files = write_outputs(&o, list, nl, elapsed);
+  int rc_files = write_outputs(&o, &d, list, nl, elapsed);
   if (!o.quiet)
     print_summary(&o, &d, &counts, list, nl, elapsed, cpu);
   prof_folded_free(list, nl);

@@ -69,8 +69,8 @@ void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_
   s->name = prof_xstrdup(name);
 }
 
-void prof_proc_add_sample(struct prof_proc *p, uint32_t tid, int32_t end, const uint64_t *ips,
-                          uint32_t n)
+void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
+                          const uint64_t *ips, uint32_t n)
 {
   if (p->nsamples == p->cap_samples) {
     p->cap_samples = p->cap_samples ? p->cap_samples * 2 : 1024;
@@ -82,6 +82,7 @@ void prof_proc_add_sample(struct prof_proc *p, uint32_t tid, int32_t end, const 
   }
   memcpy(p->ips + p->nips, ips, (size_t)n * sizeof *ips);
   struct prof_sample *s = &p->samples[p->nsamples++];
+  s->time = time;
   s->tid = tid;
   s->end = end;
   s->n = n;

@@ -33,6 +33,7 @@ struct prof_span {
 /* How a sample's stack ends: enum prof_walk_end, or (LD_PRELOAD mode)
    -GORC_E* of libgorc's walk, shown as truncated.  */
 struct prof_sample {
+  uint64_t time;             /* perf modes: the kernel's timestamp */
   uint32_t tid;
   int32_t end;
   uint32_t n;                /* frames, innermost first */
@@ -78,8 +79,8 @@ struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);
 void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
 void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
                         const char *name);
-void prof_proc_add_sample(struct prof_proc *p, uint32_t tid, int32_t end, const uint64_t *ips,
-                          uint32_t n);
+void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
+                          const uint64_t *ips, uint32_t n);
 void prof_data_totals(const struct prof_data *d, size_t *samples, size_t *threads);
 void prof_data_free(struct prof_data *d);
 

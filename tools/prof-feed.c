@@ -138,7 +138,7 @@ static void feed_sample(struct prof_data *d, const struct gorc_perf_layout *l,
       ips[n++] = ip;
     }
   }
-  prof_proc_add_sample(p, s.tid, end, ips, n);
+  prof_proc_add_sample(p, s.time, s.tid, end, ips, n);
 }
 
 void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,

@@ -133,6 +133,41 @@ const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, s
   return "[unknown]";
 }
 
+static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
+{
+  for (size_t i = p->nspans; i-- > 0;)
+    if (pc >= p->spans[i].lo && pc < p->spans[i].hi)
+      return &p->spans[i];
+  return NULL;
+}
+
+int prof_write_stacks(const char *path, const struct prof_data *d)
+{
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  for (size_t i = 0; i < d->nprocs; i++) {
+    const struct prof_proc *p = &d->procs[i];
+    for (size_t k = 0; k < p->nsamples; k++) {
+      const struct prof_sample *s = &p->samples[k];
+      fprintf(f, "%llu %u %d ", (unsigned long long)s->time, s->tid, (int)s->end);
+      for (uint32_t fr = 0; fr < s->n; fr++) {
+        /* a caller's frame is its call: the return address - 1 */
+        uint64_t ip = p->ips[s->at + fr] - (fr > 0);
+        const struct prof_span *m = span_of(p, ip);
+        const char *base = m ? strrchr(m->name, '/') : NULL;
+        if (m)
+          fprintf(f, "%s%s+%llx", fr ? ";" : "", base ? base + 1 : m->name,
+                  (unsigned long long)(ip - m->base));
+        else
+          fprintf(f, "%s?", fr ? ";" : "");
+      }
+      fputc('\n', f);
+    }
+  }
+  return fclose(f);
+}
+
 /* ---- folding ---- */
 
 struct fold_table {

@@ -25,6 +25,14 @@ void prof_folded_free(struct prof_folded *f, size_t n);
    "[file]", else "[unknown]"); TMP holds it when it is made up.  */
 const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, size_t tmplen);
 
+/* Every sample of D to PATH, a line each: "TIME TID END FRAME;FRAME..."
+   innermost first, END the enum prof_walk_end, each FRAME FILE+ADDR
+   (the file's base name and the address in its numbering, hex; of a
+   caller the return address - 1, its call, as perf script prints it),
+   "?" outside every file.  For comparisons with other unwinders (perf script).
+   0, or -1 with errno.  */
+int prof_write_stacks(const char *path, const struct prof_data *d);
+
 /* 64-bit FNV-1a of S: the one string hash of gorc-prof.  */
 uint64_t prof_hash(const char *s);
 

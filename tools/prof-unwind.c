@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/auxv.h>
 #include <sys/ucontext.h>
@@ -237,38 +239,50 @@ static void module_load(struct prof_module *m)
 }
 
 /* The kernel's vdso has no file: gorc-prof's own is the same image (the
-   same kernel), written to a temporary file once and read from there.  */
-static char vdso_path[64];
+   same kernel), written once to TMPDIR/gorc-prof.XXXXXX/[vdso] (the
+   name frames show) and read from there.  */
+static char vdso_dir[PATH_MAX], vdso_path[PATH_MAX + 16];
 
-static const char *vdso_file(void)
+static int vdso_image(const uint8_t **image, size_t *size)
 {
-  if (vdso_path[0])
-    return vdso_path;
-  const uint8_t *image = (const uint8_t *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
   char line[512];
   unsigned long long lo = 0, hi = 0;
+  *image = (const uint8_t *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
   FILE *maps = fopen("/proc/self/maps", "r");
-  if (!image || !maps)
-    goto fail;
+  if (!*image || !maps) {
+    if (maps)
+      fclose(maps);
+    return 0;
+  }
   while (fgets(line, sizeof line, maps))
     if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2)
       break;
   fclose(maps);
-  if ((uint64_t)(uintptr_t)image != lo || hi <= lo)
-    goto fail;
-  const char *tmp = getenv("TMPDIR");
-  snprintf(vdso_path, sizeof vdso_path, "%s/gorc-prof-vdso.XXXXXX",
-           tmp && *tmp && strlen(tmp) < 32 ? tmp : "/tmp");
-  int fd = mkstemp(vdso_path);
-  if (fd < 0)
-    goto fail;
-  int ok = write(fd, image, hi - lo) == (ssize_t)(hi - lo);
-  close(fd);
-  if (ok)
+  *size = hi - lo;
+  return (uint64_t)(uintptr_t)*image == lo && hi > lo;
+}
+
+static const char *vdso_file(void)
+{
+  const uint8_t *image;
+  size_t size;
+  if (vdso_path[0])
     return vdso_path;
-  unlink(vdso_path);
-fail:
   strcpy(vdso_path, "[vdso]");
+  const char *tmp = getenv("TMPDIR");
+  snprintf(vdso_dir, sizeof vdso_dir, "%s/gorc-prof.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!vdso_image(&image, &size) || !mkdtemp(vdso_dir))
+    return vdso_path;
+  snprintf(vdso_path, sizeof vdso_path, "%s/[vdso]", vdso_dir);
+  int fd = open(vdso_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  int ok = fd >= 0 && write(fd, image, size) == (ssize_t)size;
+  if (fd >= 0)
+    close(fd);
+  if (!ok) {
+    unlink(vdso_path);
+    rmdir(vdso_dir);
+    strcpy(vdso_path, "[vdso]");
+  }
   return vdso_path;
 }
 
@@ -294,8 +308,10 @@ static struct prof_module *module_get(const char *path)
 
 void prof_modules_free(void)
 {
-  if (vdso_path[0] == '/')
+  if (vdso_path[0] == '/') {
     unlink(vdso_path);
+    rmdir(vdso_dir);
+  }
   vdso_path[0] = 0;
   while (modules) {
     struct prof_module *m = modules;
