@@ -298,10 +298,14 @@ static void print_summary(const struct options *o, const struct prof_data *d,
           "%llu lost\n", ns, nt, d->nprocs, d->nprocs == 1 ? "" : "es", elapsed, cpu,
           (unsigned long long)d->lost);
   fprintf(stderr, "gorc-prof: stacks: %llu complete, %llu truncated (the stack copy ended), "
-          "%llu incomplete (no unwind information), %llu deeper than %d frames\n",
+          "%llu incomplete (no unwind information), %llu deeper than %d frames",
           (unsigned long long)c->complete, (unsigned long long)c->truncated,
           (unsigned long long)c->incomplete, (unsigned long long)c->deeper,
           GORC_PROF_MAX_DEPTH);
+  if (c->callchain)
+    fprintf(stderr, ", %llu frame-pointer callchains (perf record -g, used as they are)",
+            (unsigned long long)c->callchain);
+  fprintf(stderr, "\n");
   if (d->lost)
     fprintf(stderr, "gorc-prof: %llu samples lost (%llu times the ring buffer was full)\n",
             (unsigned long long)d->lost, (unsigned long long)d->lost_records);

@@ -120,25 +120,26 @@ static void feed_sample(struct prof_data *d, const struct gorc_perf_layout *l,
 
   if (gorc_perf_decode_sample(l, rec, len, &s) != 0)
     return;
-  const struct perf_event_header *h = (const void *)rec;
-  if ((h->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER && !s.user_regs)
-    return;
   struct prof_proc *p = prof_proc_get(d, (pid_t)s.pid);
   if (s.user_regs && (s.regs.have & (1u << GORC_PERF_REG_IP))) {
     end = prof_unwind(&p->space, &s.regs, s.stack, s.stack_size, ips, GORC_PROF_MAX_DEPTH, &n);
     d->stack_bytes += s.stack_size;
   } else {
-    /* frame-pointer callchains (perf record -g) are used as they are */
-    end = PROF_WALK_COMPLETE;
+    /* frame-pointer callchains (perf record -g) are used as they are:
+       their user part, which follows PERF_CONTEXT_USER */
+    end = PROF_WALK_CALLCHAIN;
+    int user = 0;
     for (uint64_t i = 0; i < s.ncallchain && n < GORC_PROF_MAX_DEPTH; i++) {
       uint64_t ip;
       memcpy(&ip, &s.callchain[i], 8);
       if (ip >= PERF_CONTEXT_MAX)
-        continue;
-      ips[n++] = ip;
+        user = ip == PERF_CONTEXT_USER;
+      else if (user)
+        ips[n++] = ip;
     }
   }
-  prof_proc_add_sample(p, s.time, s.tid, end, ips, n);
+  if (n > 0)
+    prof_proc_add_sample(p, s.time, s.tid, end, ips, n);
 }
 
 void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,

@@ -152,8 +152,9 @@ int prof_write_stacks(const char *path, const struct prof_data *d)
       const struct prof_sample *s = &p->samples[k];
       fprintf(f, "%llu %u %d ", (unsigned long long)s->time, s->tid, (int)s->end);
       for (uint32_t fr = 0; fr < s->n; fr++) {
-        /* a caller's frame is its call: the return address - 1 */
-        uint64_t ip = p->ips[s->at + fr] - (fr > 0);
+        /* a caller's frame is its call: the return address - 1 (a
+           callchain's addresses are printed as they are, as perf does) */
+        uint64_t ip = p->ips[s->at + fr] - (fr > 0 && s->end != PROF_WALK_CALLCHAIN);
         const struct prof_span *m = span_of(p, ip);
         const char *base = m ? strrchr(m->name, '/') : NULL;
         if (m)
@@ -226,6 +227,10 @@ static const char *end_root(int32_t end, struct prof_fold_counts *c)
 {
   if (end == PROF_WALK_COMPLETE) {
     c->complete++;
+    return NULL;
+  }
+  if (end == PROF_WALK_CALLCHAIN) {
+    c->callchain++;
     return NULL;
   }
   if (end == PROF_WALK_DEEPER) {

@@ -14,7 +14,7 @@ struct prof_folded {
 
 /* How the samples' stacks ended.  */
 struct prof_fold_counts {
-  uint64_t complete, truncated, incomplete, deeper;
+  uint64_t complete, truncated, incomplete, deeper, callchain;
 };
 
 /* Every sample of D folded, sorted by stack; *N stacks.  */
@@ -28,7 +28,8 @@ const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, s
 /* Every sample of D to PATH, a line each: "TIME TID END FRAME;FRAME..."
    innermost first, END the enum prof_walk_end, each FRAME FILE+ADDR
    (the file's base name and the address in its numbering, hex; of a
-   caller the return address - 1, its call, as perf script prints it),
+   caller the return address - 1, its call, as perf script prints it;
+   a frame-pointer callchain's addresses as they are, as perf prints them),
    "?" outside every file.  For comparisons with other unwinders (perf script).
    0, or -1 with errno.  */
 int prof_write_stacks(const char *path, const struct prof_data *d);

@@ -7,20 +7,24 @@
 #   gorc-only O perf-only Q missing M
 # A stack is complete when it reaches the outermost frame: for gorc-prof
 # its END is 0, for perf its last frame is _start, clone3 or __clone3.
-# Kernel frames of perf's are left out.  Differences are listed on
+# With -v all=1 every sample is compared (frame-pointer callchains,
+# which have no notion of complete) and counted as both complete.
+# Kernel frames of perf's are left out, and samples with no others.  Differences are listed on
 # stderr (the first 20), each with both stacks.
 FNR == NR {
-  key = $1 " " $2
-  gend[key] = $3
-  gframes[key] = $4
+  gkey = $1 " " $2
+  gend[gkey] = $3
+  gframes[gkey] = $4
   next
 }
 function flush() {
   if (key == "") return
+  if (frames == "") { key = ""; return }     # kernel frames only
   n++
   pcomplete = (lastsym == "_start" || lastsym == "clone3" || lastsym == "__clone3")
   if (!(key in gend)) { missing++; key = ""; return }
-  gcomplete = gend[key] == 0
+  gcomplete = gend[key] == 0 || all
+  if (all) pcomplete = 1
   if (gcomplete) gc++
   if (pcomplete) pc++
   if (gcomplete && pcomplete) {
