@@ -306,6 +306,10 @@ static void print_summary(const struct options *o, const struct prof_data *d,
     fprintf(stderr, ", %llu frame-pointer callchains (perf record -g, used as they are)",
             (unsigned long long)c->callchain);
   fprintf(stderr, "\n");
+  if (d->record_bytes && ns)
+    fprintf(stderr, "gorc-prof: %.1f MB of perf records, %.0f bytes per sample (%.0f of them "
+            "stack)\n", (double)d->record_bytes / 1e6, (double)d->record_bytes / (double)ns,
+            (double)d->stack_bytes / (double)ns);
   if (d->lost)
     fprintf(stderr, "gorc-prof: %llu samples lost (%llu times the ring buffer was full)\n",
             (unsigned long long)d->lost, (unsigned long long)d->lost_records);

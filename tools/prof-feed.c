@@ -98,8 +98,10 @@ static void feed_task(struct prof_data *d, const uint8_t *rec, size_t len, int f
     return;
   memcpy(&b, rec + sizeof(struct perf_event_header), sizeof b);
   if (fork && b.pid != b.ppid) {
-    struct prof_proc *parent = prof_proc_get(d, (pid_t)b.ppid);
+    /* the second get may move the array: the parent by its index */
+    size_t parent_at = (size_t)(prof_proc_get(d, (pid_t)b.ppid) - d->procs);
     struct prof_proc *child = prof_proc_get(d, (pid_t)b.pid);
+    struct prof_proc *parent = &d->procs[parent_at];
     prof_space_copy(&child->space, &parent->space);
     memcpy(child->comm, parent->comm, sizeof child->comm);
     for (size_t i = 0; i < parent->nspans; i++)

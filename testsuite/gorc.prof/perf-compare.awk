@@ -17,6 +17,14 @@ FNR == NR {
   gframes[gkey] = $4
   next
 }
+# What kind of difference: one stack a prefix of the other (one is
+# longer), else the file of the first frame that differs.
+function diff_kind(a, b,   na, nb, x, y, i) {
+  na = split(a, x, ";"); nb = split(b, y, ";")
+  for (i = 1; i <= na && i <= nb; i++)
+    if (x[i] != y[i]) { sub(/\+.*/, "", x[i]); return "a frame in " x[i] }
+  return na > nb ? "gorc longer" : "perf longer"
+}
 function flush() {
   if (key == "") return
   if (frames == "") { key = ""; return }     # kernel frames only
@@ -32,6 +40,7 @@ function flush() {
     if (gframes[key] == frames) equal++
     else {
       differ++
+      kind[diff_kind(gframes[key], frames)]++
       if (differ <= 20) print "differ at " key ":\n  gorc " gframes[key] "\n  perf " frames > "/dev/stderr"
     }
   } else if (gcomplete) gonly++
@@ -63,4 +72,5 @@ function flush() {
 END {
   flush()
   printf "samples %d both-complete %d equal %d differ %d gorc-complete %d perf-complete %d gorc-only %d perf-only %d missing %d\n", n, both, equal, differ, gc, pc, gonly, ponly, missing
+  for (k in kind) printf "  differences: %d %s\n", kind[k], k
 }
