@@ -1,6 +1,6 @@
 # gorc as a drop-in (issue 5), included by the top-level Makefile:
 #   tools/gorc-gcc, tools/gorc-g++   compiler wrappers (build-tree paths)
-#   tools/gorc-prof                  sampling profiler (libgorc-preload.so)
+#   tools/gorc-prof                  sampling profiler (perf events; --preload)
 #   make check-projects              real projects built with CC=gorc-gcc
 #   make install / uninstall         mk/install.mk
 
