@@ -48,7 +48,7 @@ PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/recor
 	plugin/compat/dwarf2.h include/gorc/format.h plugin/static-calls.h \
 	include/gorc/static_call_desc.h
 TOOL_COMMON = tools/common.c tools/elfload.c
-TOOL_HDRS = tools/common.h tools/elfload.h include/gorc/format.h
+TOOL_HDRS = tools/common.h tools/elfload.h include/gorc/format.h include/gorc/symrank.h
 
 PLUGIN = plugin/gorc.so
 plugin_for = plugin/gcc-$(1)/gorc.so

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "elfsym.h"
+#include "gorc/symrank.h"
 
 #define PATH_LEN 1024      /* a debug file's path, built here */
 #define NAME_CMP 256       /* bytes of two aliases' names compared */
@@ -185,27 +186,20 @@ struct choice {
   uint64_t before;             /* the greatest start of a sized symbol ending at or before addr */
 };
 
-static int bind_rank(const Elf64_Sym *s)
-{
-  int bind = ELF64_ST_BIND(s->st_info);
-  return bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
-}
-
-/* Is A a better name than its alias B (same value)?  */
+/* Is A a better name than its alias B (same value, both sized or both
+   not)?  The rule of include/gorc/symrank.h.  */
 static int better_alias(const struct elf_file *f, const Elf64_Shdr *str, const Elf64_Sym *a,
                         const Elf64_Sym *b)
 {
   char na[NAME_CMP], nb[NAME_CMP];
-  if (bind_rank(a) != bind_rank(b))
-    return bind_rank(a) > bind_rank(b);
+  unsigned bind_a = ELF64_ST_BIND(a->st_info), bind_b = ELF64_ST_BIND(b->st_info);
+  if (gorc_sym_bind_rank(bind_a) != gorc_sym_bind_rank(bind_b))
+    return gorc_sym_bind_rank(bind_a) > gorc_sym_bind_rank(bind_b);
   if (read_name(f, str, a->st_name, na, sizeof na) != 0)
     return 0;
   if (read_name(f, str, b->st_name, nb, sizeof nb) != 0)
     return 1;
-  size_t la = strlen(na), lb = strlen(nb);
-  if (la != lb)
-    return la < lb;
-  return strcmp(na, nb) < 0;
+  return gorc_sym_alias_order(a->st_size != 0, bind_a, na, b->st_size != 0, bind_b, nb) < 0;
 }
 
 /* Is S better than BEST (HAVE: there is one) by value, then as an alias?  */
