@@ -294,9 +294,12 @@ static void print_summary(const struct options *o, const struct prof_data *d,
 {
   size_t ns, nt;
   prof_data_totals(d, &ns, &nt);
-  fprintf(stderr, "gorc-prof: %zu samples, %zu threads, %zu process%s, %.2f s, %.2f s CPU; "
-          "%llu lost\n", ns, nt, d->nprocs, d->nprocs == 1 ? "" : "es", elapsed, cpu,
-          (unsigned long long)d->lost);
+  /* the CPU time is known of a started program only */
+  fprintf(stderr, "gorc-prof: %zu samples, %zu threads, %zu process%s, %.2f s", ns, nt,
+          d->nprocs, d->nprocs == 1 ? "" : "es", elapsed);
+  if (o->cmd)
+    fprintf(stderr, ", %.2f s CPU", cpu);
+  fprintf(stderr, "; %llu lost\n", (unsigned long long)d->lost);
   fprintf(stderr, "gorc-prof: stacks: %llu complete, %llu truncated (the stack copy ended), "
           "%llu incomplete (no unwind information), %llu deeper than %d frames",
           (unsigned long long)c->complete, (unsigned long long)c->truncated,

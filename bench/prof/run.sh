@@ -120,7 +120,7 @@ perf_data() {
 "$CC" -O2 -pthread -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.dropin/prof-burn.c" \
   -o "$WORK/burn" || { echo "prof: building the burn workload failed"; exit 2; }
 overhead "$WORK/burn" 25000
-perf_data burn "$WORK/burn" 100000
+perf_data burn "$WORK/burn" 200000
 # many short processes, deeper stacks: the bundled interpreter 30 times
 if [ -x "$GORC_ROOT/examples/demo" ] || make -s -C "$GORC_ROOT/examples" CC="$CC" demo >/dev/null 2>&1; then
   perf_data demo-x30 sh -c "for i in \$(seq 30); do '$GORC_ROOT/examples/demo' -q; done"
