@@ -156,6 +156,19 @@ int gorc_perf_decode_sample(const struct gorc_perf_layout *l, const uint8_t *rec
   return 0;
 }
 
+uint64_t gorc_perf_sample_time(const struct gorc_perf_layout *l, const uint8_t *rec, size_t len)
+{
+  uint64_t t = l->sample_type, time = 0;
+  if (!(t & PERF_SAMPLE_TIME))
+    return 0;
+  /* IDENTIFIER, IP and TID come before TIME, a u64 each */
+  size_t at = sizeof(struct perf_event_header) +
+              8 * (size_t)popcount(t & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+  if (len >= at + 8)
+    memcpy(&time, rec + at, 8);
+  return time;
+}
+
 size_t gorc_perf_id_size(const struct gorc_perf_layout *l)
 {
   if (!l->sample_id_all)

@@ -15,6 +15,10 @@ int gorc_perf_layout_usable(const struct gorc_perf_layout *l, const char **why);
 int gorc_perf_decode_sample(const struct gorc_perf_layout *l, const uint8_t *rec, size_t len,
                             struct gorc_perf_sample *s);
 
+/* The time of the PERF_RECORD_SAMPLE REC (0 when it has none): read
+   without the rest of the record (its stack copy is not touched).  */
+uint64_t gorc_perf_sample_time(const struct gorc_perf_layout *l, const uint8_t *rec, size_t len);
+
 /* The pid, tid and time sample_id_all appended to the non-sample record
    REC of LEN bytes (zeroes when the layout has none).  0 or -1.  */
 int gorc_perf_decode_id(const struct gorc_perf_layout *l, const uint8_t *rec, size_t len,

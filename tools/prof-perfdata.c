@@ -160,10 +160,8 @@ static int ref_cmp(const void *a, const void *b)
 static uint64_t ref_time(const struct perf_file *f, const uint8_t *rec, size_t len)
 {
   const struct perf_event_header *h = (const void *)rec;
-  if (h->type == PERF_RECORD_SAMPLE) {
-    struct gorc_perf_sample s;
-    return gorc_perf_decode_sample(&f->layout, rec, len, &s) == 0 ? s.time : 0;
-  }
+  if (h->type == PERF_RECORD_SAMPLE)
+    return gorc_perf_sample_time(&f->layout, rec, len);
   struct gorc_perf_id id;
   return gorc_perf_decode_id(&f->layout, rec, len, &id) == 0 ? id.time : 0;
 }
@@ -235,7 +233,8 @@ int prof_perfdata_read(const char *path, struct prof_data *d)
     close(fd);
     return fail(&f, "empty file, not a perf.data file");
   }
-  void *m = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE, fd, 0);
+  /* every page is read: fault them in at once */
+  void *m = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   close(fd);
   if (m == MAP_FAILED) {
     fprintf(stderr, "gorc-prof: %s: cannot map: %s\n", path, strerror(errno));

@@ -316,15 +316,8 @@ static pid_t start_program(char **cmd, int *go)
 static uint64_t record_time(const struct recorder *r, const uint8_t *rec, size_t len)
 {
   const struct perf_event_header *h = (const void *)rec;
-  if (h->type == PERF_RECORD_SAMPLE) {
-    uint64_t t;
-    /* TID then TIME: the time is the second u64 of the body */
-    if (len >= sizeof *h + 16) {
-      memcpy(&t, rec + sizeof *h + 8, 8);
-      return t;
-    }
-    return 0;
-  }
+  if (h->type == PERF_RECORD_SAMPLE)
+    return gorc_perf_sample_time(&r->layout, rec, len);
   struct gorc_perf_id id;
   return gorc_perf_decode_id(&r->layout, rec, len, &id) == 0 ? id.time : 0;
 }
