@@ -134,7 +134,7 @@ bench: all
 	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
 
 clean: runtime-clean
-	rm -f $(PLUGIN) $(TOOLS)
+	rm -f $(PLUGIN) $(TOOLS) $(DROPIN_TOOLS) tools/profile.pb-c.c tools/profile.pb-c.h
 	rm -rf $(wildcard plugin/gcc-[0-9]*)
 	rm -rf testsuite/out
 	-$(MAKE) -C examples clean
