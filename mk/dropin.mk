@@ -38,7 +38,7 @@ PROF_HDRS = include/gorc/prof.h include/gorc/perf-sample.h tools/prof-svg.h tool
 	runtime/src/ehframe.h $(TOOL_HDRS)
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
 	$(CC) $(TOOL_CFLAGS) -Itools -Iruntime/src -Iruntime/include -o $@ $(PROF_SRCS) \
-	  $(TOOL_LIBS) -lprotobuf-c -lz -lstdc++
+	  -lelf -lprotobuf-c -lz -lstdc++
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
 PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
