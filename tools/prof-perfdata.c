@@ -23,9 +23,12 @@
 
 #include "prof-perf.h"
 #include "prof-record.h"
+#include "prof-unwind.h"
 
 #define PERF_MAGIC "PERFILE2"
+#define FEAT_BUILD_ID 2             /* HEADER_BUILD_ID */
 #define FEAT_ARCH 6                 /* HEADER_ARCH */
+#define MISC_BUILD_ID_SIZE (1 << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */
 #define FEAT_BITS 256
 #define USER_TYPE_START 64          /* perf's own record types: skipped */
 #define RECORD_COMPRESSED 81        /* PERF_RECORD_COMPRESSED (perf record -z) */
@@ -90,23 +93,35 @@ static int read_header(struct perf_file *f)
   return 0;
 }
 
+/* The feature section of BIT, if the file has it: 1, 0, or 2 after a
+   message.  */
+static int feature(const struct perf_file *f, unsigned bit, struct file_section *s)
+{
+  if (!(f->h.features[bit / 64] & (1ULL << (bit % 64))))
+    return 0;
+  uint64_t at = f->h.data.offset + f->h.data.size;
+  for (unsigned b = 0; b < bit; b++)
+    if (f->h.features[b / 64] & (1ULL << (b % 64)))
+      at += sizeof(struct file_section);
+  if (at > f->size || f->size - at < sizeof *s)
+    return fail(f, "truncated: its feature sections are past the end of the file");
+  memcpy(s, f->map + at, sizeof *s);
+  if (!section_ok(f, s))
+    return fail(f, "truncated: its feature %u is past the end of the file", bit);
+  return 1;
+}
+
 /* The architecture the file was recorded on (its HEADER_ARCH feature),
    checked against x86-64.  */
 static int check_arch(const struct perf_file *f)
 {
-  if (!(f->h.features[FEAT_ARCH / 64] & (1ULL << (FEAT_ARCH % 64))))
-    return 0;
-  uint64_t at = f->h.data.offset + f->h.data.size;
-  for (unsigned bit = 0; bit < FEAT_ARCH; bit++)
-    if (f->h.features[bit / 64] & (1ULL << (bit % 64)))
-      at += sizeof(struct file_section);
   struct file_section s;
   uint32_t len;
-  if (at > f->size || f->size - at < sizeof s)
-    return fail(f, "truncated: its feature sections are past the end of the file");
-  memcpy(&s, f->map + at, sizeof s);
-  if (!section_ok(f, &s) || s.size < 4)
-    return fail(f, "truncated: its architecture feature is past the end of the file");
+  int rc = feature(f, FEAT_ARCH, &s);
+  if (rc != 1)
+    return rc;
+  if (s.size < 4)
+    return fail(f, "corrupt architecture feature at offset %llu", (unsigned long long)s.offset);
   memcpy(&len, f->map + s.offset, 4);
   if (len > s.size - 4)
     return fail(f, "corrupt architecture feature at offset %llu", (unsigned long long)s.offset);
@@ -114,6 +129,35 @@ static int check_arch(const struct perf_file *f)
   size_t n = strnlen(arch, len);
   if (n != 6 || memcmp(arch, "x86_64", 6) != 0)
     return fail(f, "recorded on %.*s: gorc-prof reads x86-64 profiles only", (int)n, arch);
+  return 0;
+}
+
+/* The build IDs of the files profiled (HEADER_BUILD_ID: a build_id_event
+   each, header, pid, 24 bytes of ID, the file name): a file on disk
+   that is another build is then not used.  */
+static int read_build_ids(const struct perf_file *f)
+{
+  struct file_section s;
+  int rc = feature(f, FEAT_BUILD_ID, &s);
+  if (rc != 1)
+    return rc;
+  const size_t fixed = sizeof(struct perf_event_header) + 4 + 24;
+  for (uint64_t at = s.offset; at < s.offset + s.size;) {
+    struct perf_event_header h;
+    uint64_t left = s.offset + s.size - at;
+    if (left < sizeof h)
+      break;
+    memcpy(&h, f->map + at, sizeof h);
+    if (h.size < fixed || h.size > left)
+      return fail(f, "corrupt build ID record at offset %llu", (unsigned long long)at);
+    const uint8_t *id = f->map + at + sizeof h + 4;
+    size_t len = (h.misc & MISC_BUILD_ID_SIZE) && id[20] <= 20 ? id[20] : 20;
+    const char *name = (const char *)f->map + at + fixed;
+    size_t n = strnlen(name, h.size - fixed);
+    if (n > 0 && n < h.size - fixed && name[0] == '/')
+      prof_modules_expect_build_id(name, id, len);
+    at += h.size;
+  }
   return 0;
 }
 
@@ -209,7 +253,7 @@ static int read_mapped(struct perf_file *f, struct prof_data *d)
   size_t n = 0;
   int rc;
   if ((rc = read_header(f)) || (rc = check_arch(f)) || (rc = read_attrs(f))
-      || (rc = collect_records(f, &refs, &n)))
+      || (rc = read_build_ids(f)) || (rc = collect_records(f, &refs, &n)))
     return rc;
   for (size_t i = 0; i < n; i++)
     prof_feed_record(d, &f->layout, f->map + refs[i].offset, refs[i].len);

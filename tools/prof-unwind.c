@@ -21,6 +21,7 @@
 #include "common.h"
 #include "ehframe.h"
 #include "elfload.h"
+#include "elfsym.h"
 
 struct prof_module {
   char *path;
@@ -38,6 +39,64 @@ struct prof_module {
 };
 
 static struct prof_module *modules;
+
+/* Build IDs the files must have (prof_modules_expect_build_id).  */
+struct expected_id {
+  char *path;
+  uint8_t id[20];
+  size_t len;
+  struct expected_id *next;
+};
+
+static struct expected_id *expected_ids;
+
+void prof_modules_expect_build_id(const char *path, const uint8_t *id, size_t len)
+{
+  struct expected_id *e = calloc(1, sizeof *e);
+  if (!e || len > sizeof e->id || !(e->path = strdup(path))) {
+    free(e);
+    return;
+  }
+  memcpy(e->id, id, len);
+  e->len = len;
+  e->next = expected_ids;
+  expected_ids = e;
+}
+
+/* The GNU build ID note of M's file, or 0 bytes.  */
+static size_t file_build_id(const struct prof_module *m, const uint8_t **id)
+{
+  for (size_t i = 1; i < m->elf.shnum; i++) {
+    const struct gorc_sec *sec = &m->elf.secs[i];
+    struct gorc_elf_note n;
+    size_t pos = 0;
+    if (sec->shdr.sh_type != SHT_NOTE || !sec->data)
+      continue;
+    while (gorc_elf_note_next(sec->data, sec->size, &pos, &n))
+      if (n.type == NT_GNU_BUILD_ID && n.namesz == 4 && memcmp(n.name, "GNU", 4) == 0) {
+        *id = n.desc;
+        return n.descsz;
+      }
+  }
+  return 0;
+}
+
+/* Is M's file the one that was profiled (when that is known)?  */
+static int build_id_matches(const struct prof_module *m)
+{
+  for (const struct expected_id *e = expected_ids; e; e = e->next) {
+    if (strcmp(e->path, m->path) != 0)
+      continue;
+    const uint8_t *id = NULL;
+    size_t len = file_build_id(m, &id);
+    if (len == e->len && memcmp(id, e->id, len) == 0)
+      return 1;
+    fprintf(stderr, "gorc-prof: %s: not the file that was profiled (its build ID differs): its "
+            "frames are neither unwound nor named\n", m->path);
+    return 0;
+  }
+  return 1;
+}
 
 /* .eh_frame read in place by libgorc's reader, which takes the bytes'
    own addresses for their addresses: the file's bytes are the reader's
@@ -232,6 +291,8 @@ static void module_load(struct prof_module *m)
   for (size_t i = 0; i < nph; i++)
     if (gelf_getphdr(m->elf.elf, (int)i, &ph) && ph.p_type == PT_LOAD)
       m->loads[m->nloads++] = ph;
+  if (!build_id_matches(m))
+    return;
   gorc_table_load(&m->table, &m->elf);
   m->has_table = !m->table.decode_error && m->table.nranges > 0;
   eh_open(m);
@@ -308,6 +369,12 @@ static struct prof_module *module_get(const char *path)
 
 void prof_modules_free(void)
 {
+  while (expected_ids) {
+    struct expected_id *e = expected_ids;
+    expected_ids = e->next;
+    free(e->path);
+    free(e);
+  }
   if (vdso_path[0] == '/') {
     unlink(vdso_path);
     rmdir(vdso_dir);

@@ -58,6 +58,12 @@ enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_pe
                                const uint8_t *stack, uint64_t stack_size, uint64_t *ips,
                                unsigned max, unsigned *n);
 
+/* The file PATH must have build ID ID (LEN bytes) (a perf.data's record
+   of the files it profiled): a file on disk with another one is not
+   read (a warning says so), so that no frame is unwound or named with a
+   file that was not the one profiled.  */
+void prof_modules_expect_build_id(const char *path, const uint8_t *id, size_t len);
+
 /* The module cache: every file read once.  */
 void prof_modules_free(void);
 
