@@ -10,25 +10,6 @@
 #include "gorc/prof.h"
 #include "prof-perf.h"
 
-/* PERF_RECORD_MMAP2's body up to the file name.  */
-struct mmap2_body {
-  uint32_t pid, tid;
-  uint64_t addr, len, pgoff;
-  uint32_t maj, min;
-  uint64_t ino, ino_generation;
-  uint32_t prot, flags;
-};
-
-struct mmap_body {
-  uint32_t pid, tid;
-  uint64_t addr, len, pgoff;
-};
-
-struct task_body {           /* FORK, EXIT */
-  uint32_t pid, ppid, tid, ptid;
-  uint64_t time;
-};
-
 static void map_file(struct prof_data *d, uint32_t pid, uint64_t addr, uint64_t len,
                      uint64_t pgoff, const char *name)
 {
@@ -58,7 +39,7 @@ static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int 
 {
   char name[4096];
   if (v2) {
-    struct mmap2_body b;
+    struct gorc_perf_mmap2_body b;
     if (len < sizeof(struct perf_event_header) + sizeof b)
       return;
     memcpy(&b, rec + sizeof(struct perf_event_header), sizeof b);
@@ -66,7 +47,7 @@ static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int 
       return;
     map_file(d, b.pid, b.addr, b.len, b.pgoff, name);
   } else {
-    struct mmap_body b;
+    struct gorc_perf_mmap_body b;
     const struct perf_event_header *h = (const void *)rec;
     if (len < sizeof *h + sizeof b || (h->misc & PERF_RECORD_MISC_MMAP_DATA))
       return;
@@ -93,7 +74,7 @@ static void feed_comm(struct prof_data *d, const uint8_t *rec, size_t len)
 
 static void feed_task(struct prof_data *d, const uint8_t *rec, size_t len, int fork)
 {
-  struct task_body b;
+  struct gorc_perf_task_body b;
   if (len < sizeof(struct perf_event_header) + sizeof b)
     return;
   memcpy(&b, rec + sizeof(struct perf_event_header), sizeof b);

@@ -25,31 +25,11 @@
 #include "prof-record.h"
 #include "prof-unwind.h"
 
-#define PERF_MAGIC "PERFILE2"
-#define FEAT_BUILD_ID 2             /* HEADER_BUILD_ID */
-#define FEAT_ARCH 6                 /* HEADER_ARCH */
-#define MISC_BUILD_ID_SIZE (1 << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */
-#define FEAT_BITS 256
-#define USER_TYPE_START 64          /* perf's own record types: skipped */
-#define RECORD_COMPRESSED 81        /* PERF_RECORD_COMPRESSED (perf record -z) */
-
-struct file_section {
-  uint64_t offset, size;
-};
-
-struct file_header {
-  char magic[8];
-  uint64_t size;
-  uint64_t attr_size;
-  struct file_section attrs, data, event_types;
-  uint64_t features[FEAT_BITS / 64];
-};
-
 struct perf_file {
   const char *path;
   const uint8_t *map;
   size_t size;
-  struct file_header h;
+  struct gorc_perf_file_header h;
   struct gorc_perf_layout layout;
 };
 
@@ -65,14 +45,14 @@ static int fail(const struct perf_file *f, const char *fmt, ...)
   return 2;
 }
 
-static int section_ok(const struct perf_file *f, const struct file_section *s)
+static int section_ok(const struct perf_file *f, const struct gorc_perf_file_section *s)
 {
   return s->offset <= f->size && s->size <= f->size - s->offset;
 }
 
 static int read_header(struct perf_file *f)
 {
-  if (f->size < 16 || memcmp(f->map, PERF_MAGIC, 8) != 0) {
+  if (f->size < 16 || memcmp(f->map, GORC_PERF_FILE_MAGIC, 8) != 0) {
     if (f->size >= 8 && memcmp(f->map, "2ELIFREP", 8) == 0)
       return fail(f, "a big-endian perf.data (from another architecture): not supported");
     return fail(f, "not a perf.data file (no PERFILE2 magic)");
@@ -95,14 +75,14 @@ static int read_header(struct perf_file *f)
 
 /* The feature section of BIT, if the file has it: 1, 0, or 2 after a
    message.  */
-static int feature(const struct perf_file *f, unsigned bit, struct file_section *s)
+static int feature(const struct perf_file *f, unsigned bit, struct gorc_perf_file_section *s)
 {
   if (!(f->h.features[bit / 64] & (1ULL << (bit % 64))))
     return 0;
   uint64_t at = f->h.data.offset + f->h.data.size;
   for (unsigned b = 0; b < bit; b++)
     if (f->h.features[b / 64] & (1ULL << (b % 64)))
-      at += sizeof(struct file_section);
+      at += sizeof(struct gorc_perf_file_section);
   if (at > f->size || f->size - at < sizeof *s)
     return fail(f, "truncated: its feature sections are past the end of the file");
   memcpy(s, f->map + at, sizeof *s);
@@ -115,9 +95,9 @@ static int feature(const struct perf_file *f, unsigned bit, struct file_section 
    checked against x86-64.  */
 static int check_arch(const struct perf_file *f)
 {
-  struct file_section s;
+  struct gorc_perf_file_section s;
   uint32_t len;
-  int rc = feature(f, FEAT_ARCH, &s);
+  int rc = feature(f, GORC_PERF_FEAT_ARCH, &s);
   if (rc != 1)
     return rc;
   if (s.size < 4)
@@ -137,8 +117,8 @@ static int check_arch(const struct perf_file *f)
    that is another build is then not used.  */
 static int read_build_ids(const struct perf_file *f)
 {
-  struct file_section s;
-  int rc = feature(f, FEAT_BUILD_ID, &s);
+  struct gorc_perf_file_section s;
+  int rc = feature(f, GORC_PERF_FEAT_BUILD_ID, &s);
   if (rc != 1)
     return rc;
   const size_t fixed = sizeof(struct perf_event_header) + 4 + 24;
@@ -151,7 +131,7 @@ static int read_build_ids(const struct perf_file *f)
     if (h.size < fixed || h.size > left)
       return fail(f, "corrupt build ID record at offset %llu", (unsigned long long)at);
     const uint8_t *id = f->map + at + sizeof h + 4;
-    size_t len = (h.misc & MISC_BUILD_ID_SIZE) && id[20] <= 20 ? id[20] : 20;
+    size_t len = (h.misc & GORC_PERF_MISC_BUILD_ID_SIZE) && id[20] <= 20 ? id[20] : 20;
     const char *name = (const char *)f->map + at + fixed;
     size_t n = strnlen(name, h.size - fixed);
     if (n > 0 && n < h.size - fixed && name[0] == '/')
@@ -165,14 +145,14 @@ static int read_build_ids(const struct perf_file *f)
 static int read_attrs(struct perf_file *f)
 {
   uint64_t esize = f->h.attr_size;
-  if (esize < PERF_ATTR_SIZE_VER0 + sizeof(struct file_section) || f->h.attrs.size % esize
+  if (esize < PERF_ATTR_SIZE_VER0 + sizeof(struct gorc_perf_file_section) || f->h.attrs.size % esize
       || f->h.attrs.size == 0)
     return fail(f, "corrupt event attributes (%llu bytes of %llu-byte entries)",
                 (unsigned long long)f->h.attrs.size, (unsigned long long)esize);
   for (uint64_t at = 0; at < f->h.attrs.size; at += esize) {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
-    size_t n = esize - sizeof(struct file_section);
+    size_t n = esize - sizeof(struct gorc_perf_file_section);
     memcpy(&a, f->map + f->h.attrs.offset + at, n < sizeof a ? n : sizeof a);
     struct gorc_perf_layout l = { a.sample_type, a.sample_regs_user, a.sample_id_all };
     const char *why;
@@ -228,11 +208,11 @@ static int collect_records(const struct perf_file *f, struct rec_ref **out, size
       return fail(f, "truncated or corrupt record at offset %llu (type %u, %u bytes)",
                   (unsigned long long)at, h.type, h.size);
     }
-    if (h.type == RECORD_COMPRESSED) {
+    if (h.type == GORC_PERF_RECORD_COMPRESSED) {
       free(v);
       return fail(f, "compressed records (perf record -z): record without -z");
     }
-    if (h.type < USER_TYPE_START) {
+    if (h.type < GORC_PERF_USER_TYPE_START) {
       if (n == cap) {
         cap = cap ? cap * 2 : 4096;
         v = prof_xrealloc(v, cap * sizeof *v);

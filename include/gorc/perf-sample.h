@@ -1,5 +1,6 @@
 /* gorc-prof: what it reads out of perf_event records (from its own ring
-   buffers or a perf.data file), decoded into plain structs.
+   buffers or a perf.data file), decoded into plain structs; the bodies
+   of the records it reads; the layout of a perf.data file.
 
    The records themselves are the kernel's (linux/perf_event.h): their
    fields follow the sample_type and sample_regs_user of the event that
@@ -55,6 +56,50 @@ struct gorc_perf_layout {
 struct gorc_perf_id {
   uint32_t pid, tid;
   uint64_t time;
+};
+
+/* ---- the record bodies gorc-prof reads (linux/perf_event.h describes
+   them in comments only) ---- */
+
+/* PERF_RECORD_MMAP2's body up to the file name.  */
+struct gorc_perf_mmap2_body {
+  uint32_t pid, tid;
+  uint64_t addr, len, pgoff;
+  uint32_t maj, min;
+  uint64_t ino, ino_generation;
+  uint32_t prot, flags;
+};
+
+struct gorc_perf_mmap_body {
+  uint32_t pid, tid;
+  uint64_t addr, len, pgoff;
+};
+
+struct gorc_perf_task_body {           /* FORK, EXIT */
+  uint32_t pid, ppid, tid, ptid;
+  uint64_t time;
+};
+
+/* ---- perf.data (Linux tools/perf/util/header.h) ---- */
+
+#define GORC_PERF_FILE_MAGIC "PERFILE2"
+#define GORC_PERF_FEAT_BUILD_ID 2             /* HEADER_BUILD_ID */
+#define GORC_PERF_FEAT_ARCH 6                 /* HEADER_ARCH */
+#define GORC_PERF_MISC_BUILD_ID_SIZE (1 << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */
+#define GORC_PERF_FEAT_BITS 256
+#define GORC_PERF_USER_TYPE_START 64          /* perf's own record types: skipped */
+#define GORC_PERF_RECORD_COMPRESSED 81        /* PERF_RECORD_COMPRESSED (perf record -z) */
+
+struct gorc_perf_file_section {
+  uint64_t offset, size;
+};
+
+struct gorc_perf_file_header {
+  char magic[8];
+  uint64_t size;
+  uint64_t attr_size;
+  struct gorc_perf_file_section attrs, data, event_types;
+  uint64_t features[GORC_PERF_FEAT_BITS / 64];
 };
 
 #endif
