@@ -352,8 +352,11 @@ int main(int argc, char **argv)
   struct prof_data d = { 0 };
   int status = 0;
   double cpu = 0, t0 = now();
-  if (record(&o, &d, &status, &cpu) != 0)
+  if (record(&o, &d, &status, &cpu) != 0) {
+    prof_data_free(&d);
+    prof_modules_free();      /* its scratch files too */
     return 2;
+  }
   double elapsed = now() - t0;
 
   struct prof_fold_counts counts;

@@ -195,6 +195,28 @@ static int open_thread(struct recorder *r, pid_t tid)
 
 /* ---- attaching to running processes ---- */
 
+/* NAME, or for a file deleted (or replaced: an upgrade) since it was
+   mapped, a copy of the mapped file read through /proc/PID/map_files
+   (root only): never the file now at that path.  LINE is the maps line
+   (its device and inode tell copies apart).  */
+static char *saved_if_deleted(pid_t pid, const char *line, char *name, unsigned long long lo,
+                              unsigned long long hi)
+{
+  static const char deleted[] = " (deleted)";
+  size_t n = strlen(name), nd = sizeof deleted - 1;
+  char from[96], key[128], dev[32] = "";
+  unsigned long long ino = 0;
+  if (n <= nd || strcmp(name + n - nd, deleted) != 0)
+    return name;
+  name[n - nd] = 0;
+  sscanf(line, "%*s %*s %*s %31s %llu", dev, &ino);
+  snprintf(from, sizeof from, "/proc/%d/map_files/%llx-%llx", (int)pid, lo, hi);
+  snprintf(key, sizeof key, "%s:%llu", dev, ino);
+  const char *base = strrchr(name, '/');
+  const char *copy = prof_modules_save(from, key, base ? base + 1 : name);
+  return copy ? (char *)copy : name;
+}
+
 /* The executable mappings and the name of process PID, as perf reports
    them for processes it starts: read from /proc (the kernel reports only
    what is mapped after the events open).  */
@@ -224,6 +246,7 @@ static void synthesize_process(struct recorder *r, pid_t pid)
     name[strcspn(name, "\n")] = 0;
     if (*name == 0)
       continue;
+    name = saved_if_deleted(pid, line, name, lo, hi);
     struct prof_proc *pp = prof_proc_get(r->d, pid);
     prof_space_map(&pp->space, lo, hi - lo, off, name);
     const struct prof_map *m = prof_space_find(&pp->space, lo);

@@ -299,52 +299,104 @@ static void module_load(struct prof_module *m)
   m->ok = 1;
 }
 
-/* The kernel's vdso has no file: gorc-prof's own is the same image (the
-   same kernel), written once to TMPDIR/gorc-prof.XXXXXX/[vdso] (the
-   name frames show) and read from there.  */
-static char vdso_dir[PATH_MAX], vdso_path[PATH_MAX + 16];
+/* Files gorc-prof writes for code that has no file of its own any more
+   (the vdso, a file deleted since it was mapped), in
+   TMPDIR/gorc-prof.XXXXXX/ under the name frames show, removed at the
+   end.  KEY says which file a copy is of.  */
+struct scratch {
+  char *key, *path;
+  struct scratch *next;
+};
 
-static int vdso_image(const uint8_t **image, size_t *size)
+static char scratch_dir[PATH_MAX];
+static struct scratch *scratches;
+
+/* The copy of KEY, written as NAME from the LEN bytes at DATA when it
+   is new; NULL when it cannot be written.  */
+static const char *scratch_write(const char *key, const char *name, const void *data, size_t len)
+{
+  for (struct scratch *c = scratches; c; c = c->next)
+    if (strcmp(c->key, key) == 0)
+      return c->path;
+  if (!scratch_dir[0]) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch_dir, sizeof scratch_dir, "%s/gorc-prof.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch_dir)) {
+      scratch_dir[0] = 0;
+      return NULL;
+    }
+  }
+  struct scratch *c = calloc(1, sizeof *c);
+  char path[PATH_MAX + 256];
+  snprintf(path, sizeof path, "%s/%s", scratch_dir, name);
+  int fd = c ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+  int ok = fd >= 0 && write(fd, data, len) == (ssize_t)len;
+  if (fd >= 0)
+    close(fd);
+  if (!ok || !(c->key = strdup(key)) || !(c->path = strdup(path))) {
+    if (fd >= 0)
+      unlink(path);
+    if (c)
+      free(c->key);
+    free(c);
+    return NULL;
+  }
+  c->next = scratches;
+  scratches = c;
+  return c->path;
+}
+
+static void scratch_remove(void)
+{
+  while (scratches) {
+    struct scratch *c = scratches;
+    scratches = c->next;
+    unlink(c->path);
+    free(c->key);
+    free(c->path);
+    free(c);
+  }
+  if (scratch_dir[0])
+    rmdir(scratch_dir);
+  scratch_dir[0] = 0;
+}
+
+/* The kernel's vdso: gorc-prof's own is the same image (the same
+   kernel).  */
+static const char *vdso_file(void)
 {
   char line[512];
   unsigned long long lo = 0, hi = 0;
-  *image = (const uint8_t *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+  const void *image = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
   FILE *maps = fopen("/proc/self/maps", "r");
-  if (!*image || !maps) {
+  if (!image || !maps) {
     if (maps)
       fclose(maps);
-    return 0;
+    return "[vdso]";
   }
   while (fgets(line, sizeof line, maps))
     if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2)
       break;
   fclose(maps);
-  *size = hi - lo;
-  return (uint64_t)(uintptr_t)*image == lo && hi > lo;
+  const char *path = NULL;
+  if ((uint64_t)(uintptr_t)image == lo && hi > lo)
+    path = scratch_write("[vdso]", "[vdso]", image, hi - lo);
+  return path ? path : "[vdso]";
 }
 
-static const char *vdso_file(void)
+const char *prof_modules_save(const char *from, const char *key, const char *name)
 {
-  const uint8_t *image;
-  size_t size;
-  if (vdso_path[0])
-    return vdso_path;
-  strcpy(vdso_path, "[vdso]");
-  const char *tmp = getenv("TMPDIR");
-  snprintf(vdso_dir, sizeof vdso_dir, "%s/gorc-prof.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!vdso_image(&image, &size) || !mkdtemp(vdso_dir))
-    return vdso_path;
-  snprintf(vdso_path, sizeof vdso_path, "%s/[vdso]", vdso_dir);
-  int fd = open(vdso_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  int ok = fd >= 0 && write(fd, image, size) == (ssize_t)size;
-  if (fd >= 0)
-    close(fd);
-  if (!ok) {
-    unlink(vdso_path);
-    rmdir(vdso_dir);
-    strcpy(vdso_path, "[vdso]");
-  }
-  return vdso_path;
+  for (struct scratch *c = scratches; c; c = c->next)
+    if (strcmp(c->key, key) == 0)
+      return c->path;
+  struct gorc_elf copy;
+  memset(&copy, 0, sizeof copy);
+  const char *path = NULL;
+  /* read whole (and checked to be ELF) by the tools' loader */
+  if (gorc_elf_open(&copy, from) == 0)
+    path = scratch_write(key, name, copy.buf, copy.size);
+  gorc_elf_close(&copy);
+  return path;
 }
 
 /* The module of PATH, read at its first use.  */
@@ -375,11 +427,7 @@ void prof_modules_free(void)
     free(e->path);
     free(e);
   }
-  if (vdso_path[0] == '/') {
-    unlink(vdso_path);
-    rmdir(vdso_dir);
-  }
-  vdso_path[0] = 0;
+  scratch_remove();
   while (modules) {
     struct prof_module *m = modules;
     modules = m->next;

@@ -64,6 +64,12 @@ enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_pe
    file that was not the one profiled.  */
 void prof_modules_expect_build_id(const char *path, const uint8_t *id, size_t len);
 
+/* A copy of the ELF file FROM (a process's /proc/PID/map_files/ entry of
+   a file deleted since it was mapped), kept until prof_modules_free as
+   NAME in a scratch directory: its path, the same for the same KEY, or
+   NULL when it cannot be read or written.  */
+const char *prof_modules_save(const char *from, const char *key, const char *name);
+
 /* The module cache: every file read once.  */
 void prof_modules_free(void);
 
