@@ -19,7 +19,7 @@
 
 #include "arch-x86_64.h"
 #include "common.h"
-#include "ehframe.h"
+#include "gorc/eh_frame.h"
 #include "elfload.h"
 #include "elfsym.h"
 
@@ -29,7 +29,7 @@ struct prof_module {
   struct gorc_elf elf;
   struct gorc_table table;
   int has_table;
-  struct gorc_rt_ehframe eh;  /* in "pointer space": see eh_open */
+  struct gorc_eh_frame eh;    /* in "pointer space": see eh_open */
   uint64_t eh_bias;           /* pointer space = file address + eh_bias */
   int has_eh;
   uint8_t *eh_table;          /* a search table gorc-prof built (no .eh_frame_hdr) */
@@ -98,7 +98,8 @@ static int build_id_matches(const struct prof_module *m)
   return 1;
 }
 
-/* .eh_frame read in place by libgorc's reader, which takes the bytes'
+/* .eh_frame read in place by the shared reader (include/gorc/eh_frame.h,
+   libgorc's too), which takes the bytes'
    own addresses for their addresses: the file's bytes are the reader's
    memory, so every file address is shifted by the buffer's address
    minus the address of the segment holding .eh_frame_hdr.  All the
@@ -135,54 +136,9 @@ static int eh_open_hdr(struct prof_module *m)
   return 0;
 }
 
-/* DW_EH_PE_* the FDE enumeration reads.  */
-#define PE_OMIT 0xff
-#define PE_UDATA8 0x04
-#define PE_SDATA4 0x0b
-#define PE_SDATA8 0x0c
-#define PE_PCREL 0x10
-#define PE_DATAREL 0x30
-
-/* The FDE pointer encoding of the CIE at P (its 'R' augmentation),
-   PE_OMIT when it cannot be read.  */
-static uint8_t cie_fde_encoding(const uint8_t *p, const uint8_t *end)
-{
-  uint64_t u;
-  int64_t sv;
-  if (p >= end || (*p != 1 && *p != 3))
-    return PE_OMIT;                       /* version 4 has more fields: not met here */
-  const uint8_t *aug = ++p;
-  while (p < end && *p)
-    p++;
-  if (p++ >= end || aug[0] != 'z')
-    return aug[0] == 0 ? 0 : PE_OMIT;     /* no augmentation: absolute pointers */
-  if (gorc_get_uleb(&p, end, &u) || gorc_get_sleb(&p, end, &sv))
-    return PE_OMIT;
-  if (aug[-1] == 1) {
-    if (p >= end)
-      return PE_OMIT;
-    p++;
-  } else if (gorc_get_uleb(&p, end, &u)) {
-    return PE_OMIT;
-  }
-  if (gorc_get_uleb(&p, end, &u))         /* augmentation length */
-    return PE_OMIT;
-  for (const uint8_t *a = aug + 1; *a && p < end; a++) {
-    if (*a == 'R')
-      return *p;
-    if (*a == 'L')
-      p++;
-    else if (*a == 'P')
-      return PE_OMIT;                     /* rare before R: not worth decoding */
-    else if (*a != 'S')
-      return PE_OMIT;
-  }
-  return PE_OMIT;
-}
-
 /* A .eh_frame search table built for a file without .eh_frame_hdr (a
    static program: GCC links those without --eh-frame-hdr), in the form
-   libgorc's reader searches: 8-byte entries relative to the table.  */
+   the reader searches: 8-byte fields relative to the table.  */
 struct eh_entry {
   int64_t loc, fde;
 };
@@ -193,39 +149,44 @@ static int eh_entry_cmp(const void *a, const void *b)
   return x->loc < y->loc ? -1 : x->loc > y->loc;
 }
 
-/* The initial location of the FDE whose body is at P, in pointer space,
-   encoded ENC (pcrel sdata4 is what GCC and ld write).  */
-static int fde_location(const uint8_t *p, const uint8_t *end, uint8_t enc, int64_t *loc)
+/* The initial location of FDE R (in the reader's address space), or 0
+   when its CIE is one the reader does not take.  */
+static int fde_location(const struct gorc_eh_section *sec, const struct gorc_eh_record *r,
+                        int64_t *loc)
 {
-  if (enc != (PE_PCREL | PE_SDATA4) || end - p < 4)
+  struct gorc_eh_cie cie;
+  struct gorc_eh_record cr;
+  uint64_t v;
+  const uint8_t *p = r->body;
+  if (r->id == 0 || r->id > (uint64_t)(r->id_field - sec->start)
+      || gorc_eh_rd_record(sec, r->id_field - r->id, &cr) != GORC_EH_OK
+      || gorc_eh_parse_cie(&cr, &cie) != GORC_EH_OK
+      || gorc_eh_rd_encoded(&p, r->end, cie.fde_enc, 1, 0, &v) != GORC_EH_OK)
     return 0;
-  *loc = (int64_t)(uintptr_t)p + (int32_t)gorc_get_le32(p);
+  *loc = (int64_t)v;
   return 1;
 }
 
+/* Every FDE of the .eh_frame bytes [start, end), in *OUT.  */
 static size_t eh_collect(const uint8_t *start, const uint8_t *end, struct eh_entry **out)
 {
+  struct gorc_eh_section sec = { start, end };
+  struct gorc_eh_record r;
   struct eh_entry *v = NULL;
   size_t n = 0, cap = 0;
-  for (const uint8_t *p = start; end - p >= 8;) {
-    uint32_t len = gorc_get_le32(p), id;
-    if (len == 0 || len == 0xffffffff || len > (uint64_t)(end - p - 4))
-      break;
-    const uint8_t *rec_end = p + 4 + len, *idp = p + 4;
-    id = gorc_get_le32(idp);
+  for (const uint8_t *p = start; p < end && gorc_eh_rd_record(&sec, p, &r) == GORC_EH_OK;
+       p = r.end) {
     int64_t loc;
-    if (id != 0 && id <= (uint64_t)(idp - start)
-        && fde_location(idp + 4, rec_end, cie_fde_encoding(idp - id + 8, end), &loc)) {
-      if (n == cap) {
-        cap = cap ? cap * 2 : 256;
-        struct eh_entry *nv = realloc(v, cap * sizeof *v);
-        if (!nv)
-          break;
-        v = nv;
-      }
-      v[n++] = (struct eh_entry){ loc, (int64_t)(uintptr_t)p };
+    if (r.id == 0 || !fde_location(&sec, &r, &loc))
+      continue;               /* a CIE */
+    if (n == cap) {
+      cap = cap ? cap * 2 : 256;
+      struct eh_entry *nv = realloc(v, cap * sizeof *v);
+      if (!nv)
+        break;
+      v = nv;
     }
-    p = rec_end;
+    v[n++] = (struct eh_entry){ loc, (int64_t)(uintptr_t)r.start };
   }
   *out = v;
   return n;
@@ -252,10 +213,10 @@ static int eh_build_table(struct prof_module *m)
     return 0;
   }
   int64_t base = (int64_t)(uintptr_t)t;
-  t[0] = 1;                                   /* version */
-  t[1] = PE_OMIT;                             /* no eh_frame_ptr */
-  t[2] = PE_UDATA8;                           /* fde_count */
-  t[3] = PE_DATAREL | PE_SDATA8;              /* the table */
+  t[0] = 1;                                                 /* version */
+  t[1] = GORC_EH_PE_OMIT;                                   /* no eh_frame_ptr */
+  t[2] = GORC_EH_PE_UDATA8;                                 /* fde_count */
+  t[3] = GORC_EH_PE_DATAREL | GORC_EH_PE_SDATA8;            /* the table */
   uint64_t count = n;
   memcpy(t + 4, &count, 8);
   for (size_t i = 0; i < n; i++) {
@@ -584,7 +545,7 @@ static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_st
   if (m->has_table && gorc_table_lookup(&m->table, pc, st, &next) >= 0)
     return 1;
   if (m->has_eh)
-    return gorc_rt_ehframe_state(&m->eh, pc + m->eh_bias, st) == 1;
+    return gorc_eh_frame_state(&m->eh, pc + m->eh_bias, st) == 1;
   return 0;
 }
 
