@@ -99,12 +99,11 @@ static int build_id_matches(const struct prof_module *m)
 }
 
 /* .eh_frame read in place by the shared reader (include/gorc/eh_frame.h,
-   libgorc's too), which takes the bytes'
-   own addresses for their addresses: the file's bytes are the reader's
-   memory, so every file address is shifted by the buffer's address
-   minus the address of the segment holding .eh_frame_hdr.  All the
-   reader does with addresses is compare and subtract them, so a
-   constant shift changes nothing.  */
+   libgorc's too), which takes the bytes' own addresses for their
+   addresses: the file's bytes are the reader's memory, so every file
+   address is shifted by the buffer's address minus the address of the
+   segment holding .eh_frame_hdr.  All the reader does with addresses is
+   compare and subtract them, so a constant shift changes nothing.  */
 static int eh_open_hdr(struct prof_module *m)
 {
   size_t nph = 0;
