@@ -1,7 +1,7 @@
 /* gorc-prof: samples to folded stacks (see prof-fold.h).
 
    Symbols: each file's .symtab (else its separate debug file's, else
-   .dynsym), read by the crash handler's reader (runtime/src/elfsym.c)
+   .dynsym), read by the crash handler's reader (include/gorc/elf_symbols.h)
    once per function met and kept in one cache per file.  */
 
 #define _GNU_SOURCE
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfsym.h"
+#include "gorc/elf_symbols.h"
 
 /* libstdc++'s demangler (linked with -lstdc++ for this only).  */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
@@ -105,7 +105,7 @@ static const char *symbol_name(const char *path, uint64_t rel)
     static char name[4096];
     struct gorc_elfsym sym;
     struct prof_known add = { rel, rel + 1, NULL };
-    if (gorc_elfsym_find(path, rel, &sym, name, sizeof name)) {
+    if (gorc_es_find(path, rel, &sym, name, sizeof name)) {
       add.name = demangle(name);
       if (sym.size) {
         add.lo = sym.value;

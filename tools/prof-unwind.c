@@ -21,7 +21,7 @@
 #include "common.h"
 #include "gorc/eh_frame.h"
 #include "elfload.h"
-#include "elfsym.h"
+#include "gorc/elf_symbols.h"
 
 struct prof_module {
   char *path;
@@ -72,7 +72,7 @@ static size_t file_build_id(const struct prof_module *m, const uint8_t **id)
     size_t pos = 0;
     if (sec->shdr.sh_type != SHT_NOTE || !sec->data)
       continue;
-    while (gorc_elf_note_next(sec->data, sec->size, &pos, &n))
+    while (gorc_es_note_next(sec->data, sec->size, &pos, &n))
       if (n.type == NT_GNU_BUILD_ID && n.namesz == 4 && memcmp(n.name, "GNU", 4) == 0) {
         *id = n.desc;
         return n.descsz;

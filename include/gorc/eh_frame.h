@@ -239,7 +239,7 @@ static inline int gorc_eh_rd_encoded(const uint8_t **pp, const uint8_t *end, uin
   return GORC_EH_OK;
 }
 
-/* ---- the gorc_eh_search table (.eh_frame_hdr) ---- */
+/* ---- the search table (.eh_frame_hdr) ---- */
 
 struct gorc_eh_table {
   const uint8_t *entries, *end;   /* COUNT entries of two fields */
@@ -248,7 +248,7 @@ struct gorc_eh_table {
   uint8_t enc;
 };
 
-/* The size of one field of a gorc_eh_search table in ENC, or 0 when the table
+/* The size of one field of a search table in ENC, or 0 when the table
    cannot be searched in place: variable-size fields cannot be bisected,
    and absolute addresses are link-time ones that the loader does not
    relocate in this read-only section.  */
@@ -269,7 +269,7 @@ static inline unsigned gorc_eh_table_field_size(uint8_t enc)
 }
 
 /* Read the header: 1 with a searchable table in *T, 0 when there is none
-   (or one this reader cannot gorc_eh_search), GORC_EH_BAD when it is malformed.  */
+   (or one this reader cannot search), GORC_EH_BAD when it is malformed.  */
 static inline int gorc_eh_open_table(const struct gorc_eh_frame *ef, struct gorc_eh_table *t)
 {
   uint64_t version, eh_ptr_enc, count_enc, table_enc, ignored;
@@ -561,7 +561,7 @@ static inline void gorc_eh_undefined_state(struct gorc_state *s, int ra_undefine
   s->ra_off = ra_undefined ? 0 : -8;
 }
 
-/* The CFA gorc_eh_column of R into S; 0 when gorc cannot follow it.  */
+/* The CFA column of R into S; 0 when gorc cannot follow it.  */
 static inline int gorc_eh_cfa_state(const struct gorc_eh_cfa_rule *c, struct gorc_state *s)
 {
   switch (c->how) {
@@ -669,7 +669,7 @@ static inline int gorc_eh_mul_daf(const struct gorc_eh_interp *it, int64_t n, in
   return 1;
 }
 
-/* The rule of gorc_eh_column REG in R, or NULL for a gorc_eh_column gorc does not track.  */
+/* The rule of column REG in R, or NULL for a column gorc does not track.  */
 static inline struct gorc_eh_reg_rule *gorc_eh_column(struct gorc_eh_row *r, uint64_t reg)
 {
   if (reg == GORC_DWARF_RBP)
@@ -738,7 +738,7 @@ static inline int gorc_eh_match_breg(const uint8_t *p, const uint8_t *end, int d
 /* Is [p, end) ld's CFA expression for x86-64 PLT stubs,
      DW_OP_breg7 off; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and; DW_OP_lit<t>;
      DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus
-   (CFA = rsp + off, plus 8 once (rip & 15) >= t: the stub's push has gorc_eh_run;
+   (CFA = rsp + off, plus 8 once (rip & 15) >= t: the stub's push has run;
    t is 11 for the lazy .plt, 9 for the IBT one)?  */
 static inline int gorc_eh_match_plt(const uint8_t *p, const uint8_t *end, int64_t *off,
                                     uint8_t *threshold)
@@ -786,7 +786,7 @@ static inline void gorc_eh_def_cfa_expression(struct gorc_eh_interp *it, const u
   }
 }
 
-/* DW_CFA_expression on gorc_eh_column REG with the block [blk, blk_end).  */
+/* DW_CFA_expression on column REG with the block [blk, blk_end).  */
 static inline void gorc_eh_reg_expression(struct gorc_eh_interp *it, uint64_t reg,
                                           const uint8_t *blk,
                            const uint8_t *blk_end)
@@ -1085,7 +1085,7 @@ static inline int gorc_eh_fde_cie(const struct gorc_eh_section *s,
   return gorc_eh_parse_cie(&cr, cie);
 }
 
-/* The state at PC from the FDE at FDE_ADDR, which the gorc_eh_search table says
+/* The state at PC from the FDE at FDE_ADDR, which the search table says
    starts at LOC.  1, 0 (the FDE does not cover PC, or is not for gorc)
    or GORC_EH_BAD.  */
 static inline int gorc_eh_fde_state(const struct gorc_eh_frame *ef, uint64_t fde_addr, uint64_t loc,
