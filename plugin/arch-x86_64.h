@@ -1,22 +1,28 @@
-/* gorc plugin: every x86-64 detail lives here.  */
+/* gorc plugin: the x86-64 port (included through arch.h).  */
 
-#ifndef GORC_ARCH_H
-#define GORC_ARCH_H
+#ifndef GORC_ARCH_X86_64_H
+#define GORC_ARCH_X86_64_H
 
 #include "gorc/format.h"
 
-/* DWARF register numbers (System V x86-64 psABI, figure 3.36).  */
-/* The record format's machine (the note, PUSH/POP slot, register numbers).  */
+#define GORC_ARCH_NAME "x86-64"
+
+/* The record format's machine (the note, PUSH/POP slot, register numbers,
+   the entry state: CFA = rsp + 8, the return address at CFA - 8, rbp
+   untouched).  */
 #define GORC_ARCH_MACHINE GORC_MACHINE_X86_64
 
+/* DWARF register numbers (System V x86-64 psABI, figure 3.36).  */
 #define GORC_ARCH_DWARF_SP GORC_DWARF_RSP
 #define GORC_ARCH_DWARF_BP GORC_DWARF_RBP
 #define GORC_ARCH_DWARF_RA GORC_DWARF_RA
 
-/* On entry, after the call pushed the return address: CFA = rsp + 8, the
-   return address at CFA - 8, rbp untouched.  */
+/* No return-address signing: DW_CFA_GNU_window_save is SPARC's register
+   window save here, which the records cannot express.  */
+#define GORC_ARCH_RA_SIGNING 0
+
+/* The CFA offset on entry (the thunks' tails count from it).  */
 #define GORC_ARCH_ENTRY_CFA_OFFSET 8
-#define GORC_ARCH_RA_CFA_OFFSET (-8)
 
 /* The length of a return instruction.  */
 #define GORC_ARCH_RET_LENGTH 1
@@ -33,8 +39,14 @@
 /* The byte that fills gaps in code: a trap (int3).  */
 #define GORC_ARCH_TRAP_BYTE "0xcc"
 
-/* True when the target being compiled for is x86-64 (not -m32/-mx32).  */
+/* True when the target being compiled for is x86-64 (not -m32/-mx32),
+   and the warning for a unit that is not.  */
 #define GORC_ARCH_TARGET_OK() (TARGET_64BIT && !TARGET_X32)
+#define GORC_ARCH_TARGET_NOT_OK_WARNING \
+  "gorc: records are made for x86-64 (LP64) code only; this unit (%<-m32%> or %<-mx32%>) gets none"
+
+/* Static calls are ported (static-calls.cc prints the text below).  */
+#define GORC_ARCH_STATIC_CALLS 1
 
 /* Static-call trampolines (static-calls.cc, docs/STATIC_CALLS.md): 8 bytes
    at an 8-byte-aligned address, so one aligned store replaces a whole
