@@ -88,7 +88,7 @@ static void print_range(const struct gorc_elf *g, const struct gorc_table *t,
     if (l > symw)
       symw = l;
     if (!is_end) {
-      gorc_format_cfa(&e[i].state, st, sizeof st);
+      gorc_format_cfa(g->arch, &e[i].state, st, sizeof st);
       l = (int)strlen(st);
       if (l > cfaw)
         cfaw = l;
@@ -97,7 +97,7 @@ static void print_range(const struct gorc_elf *g, const struct gorc_table *t,
   for (size_t i = 0; i < r->count; i++) {
     int is_end = e[i].state.cfa_kind == GORC_CFA_END;
     gorc_elf_symbolize(g, e[i].addr, is_end || e[i].addr == r->end, sym, sizeof sym);
-    gorc_format_state(&e[i].state, cfaw + 1, st, sizeof st);
+    gorc_format_state(g->arch, &e[i].state, cfaw + 1, st, sizeof st);
     gorc_format_op(&e[i], op, sizeof op);
     int superseded = !is_end && i + 1 < r->count && e[i + 1].addr == e[i].addr;
     printf("  0x%" PRIx64 " %-*s  %s%s%s%s", e[i].addr, symw, sym, st, op[0] ? " " : "", op,
