@@ -31,9 +31,9 @@ static void usage(FILE *f)
 "Check the gorc records (gorc_unwind_index and gorc_unwind, format version 2)\n"
 "of each ELF object, executable or shared library against its CFI (.eh_frame\n"
 "and .debug_frame, read by libdw).\n"
-"Every code byte that CFI covers is looked up in the records and the CFA and\n"
-"rbp rules are compared.  Relocatable objects are laid out and relocated in\n"
-"memory first.\n"
+"Every code byte that CFI covers is looked up in the records and the CFA,\n"
+"frame pointer (rbp, x29) and return-address rules are compared.  Relocatable\n"
+"objects are laid out and relocated in memory first.  x86-64 and aarch64.\n"
 "\n"
 "  --strict         count records 'undefined' against inexpressible CFI as a\n"
 "                   mismatch, and check toolchain code (see below) too\n"
@@ -56,8 +56,9 @@ static void usage(FILE *f)
 "'; Y bytes undefined (inexpressible CFI)' and '; Z bytes toolchain code skipped'.\n"
 "\n"
 "CFI that the format cannot express (a CFA expression other than reg+off or\n"
-"*(reg+off), an rbp rule other than same/undefined/at cfa+k/at reg+k, or a\n"
-"return address not at cfa-8) is shown as {DW_OP_...}.  Records saying\n"
+"*(reg+off), a frame pointer rule other than same/undefined/at cfa+k/at reg+k,\n"
+"a return address not at cfa-8 on x86-64, not in x30/at cfa+k/undefined on\n"
+"aarch64) is shown as {DW_OP_...}.  Records saying\n"
 "cfa=undefined (or bp=undefined) there agree, since an unwinder then stops\n"
 "safely; any other records state is a mismatch.\n"
 "Toolchain code: bytes without records in .plt*, .init, .fini, in the C\n"
@@ -72,7 +73,14 @@ static void usage(FILE *f)
 "uncovered byte or a file without CFI; 2 an error (unreadable file, not ELF,\n"
 "version 1 records, corrupt or inconsistent records, unreadable CFI).  A bad\n"
 "range is reported and left out, the others are still checked; an index not\n"
-"sorted by address is a note (after ld -r) or a warning (in a linked file).\n", prog);
+"sorted by address is a note (after ld -r) or a warning (in a linked file).\n"
+"\n"
+"aarch64: libdw keeps no state for DW_CFA_AARCH64_negate_ra_state, so whether\n"
+"the return address is signed is checked against the code instead: set after\n"
+"paciasp/pacibsp, clear after autiasp/autibsp, unchanged across any other\n"
+"instruction that falls through (a mismatch is reported as 'mismatch (signed\n"
+"return address)').  After ret, b, br, brk, udf and at a range's start the\n"
+"code says nothing and the flag is not checked.\n", prog);
 }
 
 /* ---- libdw answers as gorc states ---- */
