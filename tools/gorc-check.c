@@ -65,7 +65,7 @@ static void usage(FILE *f)
 "runtime start files, libc_nonshared.a and the libgcc.a pieces GCC links in\n"
 "(_start, _init, _fini, frame_dummy, register_tm_clones, __do_global_dtors_aux,\n"
 "__gmon_start__, atexit, __stack_chk_fail_local, __cpu_indicator_init,\n"
-"__morestack*, __splitstack_*, ...; local functions by their STT_FILE:\n"
+"__morestack*, __splitstack_*, the soft-fp __*tf3 ...; local functions by their STT_FILE:\n"
 "crtstuff.c, cpuinfo.o, generic-morestack.o, ...) are skipped, since no\n"
 "compiler with the plugin built them.  --strict checks them too.\n"
 "\n"
@@ -509,6 +509,9 @@ static const char *const toolchain_funcs[] = {
   "__cpu_indicator_init", "__morestack*", "__generic_morestack*",
   "__generic_releasestack", "__generic_findstack", "__splitstack_*",
   "__stack_split_initialize",
+  /* libgcc.a: soft-fp for 128-bit floating point (aarch64's long double,
+     __float128), pulled in by programs that use it */
+  "__*tf3", "__*tf2", "__trunctf*", "__fix*tf*i", "__float*itf", "__sfp_handle_exceptions",
 };
 /* Source or object names of the STT_FILE symbols local functions follow.  */
 static const char *const toolchain_files[] = {
