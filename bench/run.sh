@@ -47,6 +47,7 @@ CC_ARCH=$("$CC" -dumpmachine | cut -d- -f1)
 PLUGIN=$GORC_ROOT/plugin/gcc-$("$CC" -dumpversion | cut -d. -f1)$([ "$CC_ARCH" = "$(uname -m)" ] || echo "-$CC_ARCH")/gorc.so
 ONLY=${BENCH_ONLY:-demo sqlite3 lua5.4 zlib bzip2 tinyxml2}
 CXX=${CXX:-$(echo "$CC" | sed 's/gcc/g++/')}  # the same GCC's C++ compiler
+OBJCOPY=$("$CC" -print-prog-name=objcopy)  # the target's (the host's cannot read aarch64)
 NO_PLUGIN=${BENCH_NO_PLUGIN:-}
 
 mkdir -p "$WORK" || { echo "bench: cannot create $WORK" >&2; exit 2; }
@@ -99,13 +100,17 @@ section_size() {
 
 # code_sums OBJ [NAME]...: checksums of the object's executable sections
 # and of the sections NAME (unrelocated bytes: the plugin must not change
-# the code).
+# the code); a section that cannot be read says so, so that two objects
+# never compare equal by both being unreadable.
 code_sums() {
   local name _type _addr _off _size _es flags _rest tmp=$1.code obj=$1 extra=" ${*:2} "
   while read -r name _type _addr _off _size _es flags _rest; do
     case $flags in *X*) ;; *) [[ $extra == *" $name "* ]] || continue;; esac
-    objcopy --dump-section "$name=$tmp" "$obj" /dev/null 2>/dev/null &&
+    if "$OBJCOPY" --dump-section "$name=$tmp" "$obj" /dev/null 2>/dev/null; then
       echo "$name $(cksum <"$tmp")"
+    else
+      echo "$name unreadable $obj"
+    fi
   done < <(readelf -SW "$obj" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p')
   rm -f "$tmp"
 }
