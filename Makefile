@@ -160,12 +160,15 @@ BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 
 # aarch64 (when the cross tools are installed): the records' size against
 # .eh_frame(+hdr) and .sframe of the C programs cross-built; libgorc does
-# not run there yet, so nothing else.
+# not run there yet, so nothing else.  aarch64 GCC keeps frame records
+# (x29) at -O2 unless told otherwise, hence -fomit-frame-pointer.
 BENCH_AARCH64_ONLY ?= demo sqlite3 lua5.4 zlib bzip2
+BENCH_AARCH64_CFLAGS ?= -O2 -fomit-frame-pointer
 
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
 	$(if $(HAVE_AARCH64),GORC_ROOT=$(CURDIR) CC=$(AARCH64_CC) BENCH_ONLY="$(BENCH_AARCH64_ONLY)" \
+	  BENCH_CFLAGS="$(BENCH_AARCH64_CFLAGS)" \
 	  BENCH_SKIP_STARTUP=1 BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 BENCH_SKIP_STATIC_CALL=1 \
 	  bench/run.sh)
 	for cc in $(BENCH_OTHER_GCCS); do \
