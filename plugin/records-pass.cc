@@ -229,7 +229,7 @@ static void collect_records(function *fun)
       warn_inexact(interp.problem, &warned);
     struct gorc_state now = gorc_interp_state(&interp);
     struct gorc_entry_rec *last = &part->entries.last();
-    if (gorc_state_equal(&now, &last->state))
+    if (gorc_state_identical(&now, &last->state))
       continue;
     if (!code_since_last_entry) {
       last->state = now; /* same address as the last entry */
