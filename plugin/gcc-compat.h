@@ -40,6 +40,7 @@
 #include "tree-pass.h"
 #include "context.h"
 #include "memmodel.h"
+#include "tm_p.h"      /* the target's functions (aarch64's DWARF_FRAME_REGNUM calls one) */
 #include "emit-rtl.h"
 #include "output.h"
 #include "function.h"

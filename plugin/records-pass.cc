@@ -182,7 +182,7 @@ static void record_state(struct gorc_partition_rec *part, bool *code_since_last_
                          rtx_insn *insn, struct gorc_state now)
 {
   struct gorc_entry_rec *last = &part->entries.last();
-  if (gorc_state_equal(&now, &last->state))
+  if (gorc_state_identical(&now, &last->state))
     return;
   if (!*code_since_last_entry) {
     last->state = now; /* same address as the last entry */
@@ -285,8 +285,7 @@ static unsigned int execute_records(function *fun)
   if (!GORC_ARCH_TARGET_OK()) {
     static bool warned_target;
     if (!warned_target)
-      warning(0, "gorc: records are made for x86-64 (LP64) code only; "
-              "this unit (%<-m32%> or %<-mx32%>) gets none");
+      warning(0, GORC_ARCH_TARGET_NOT_OK_WARNING);
     warned_target = true;
     return 0;
   }

@@ -117,6 +117,14 @@ struct gorc_state {
   int64_t bp_off;
   int64_t ra_off;
   int64_t aux_off;
+  /* Last, so that positional initializers of the fields above still
+     work: */
+  uint8_t ra_signed;      /* aarch64: the return address carries a pointer
+                             authentication code (between paciasp and
+                             autiasp): strip it before use.  Always 0 on
+                             x86-64; the .eh_frame interpreter of the
+                             x86-64 runtime leaves it unset, so
+                             gorc_state_equal does not look at it. */
 };
 
 /* Entry ops: the low 3 bits of an entry's first number.  */
@@ -144,7 +152,11 @@ enum gorc_op {
      GORC_BPCODE_OTHER  one more byte: GORC_BPX_UNDEFINED, or GORC_BPX_REG
                         then bp_reg and bp_off
    On machines whose return address is in a register at a call
-   (aarch64), an RA byte follows the head: GORC_RACODE_*.
+   (aarch64), an RA byte follows the head: a GORC_RACODE_* rule in its
+   low two bits, and GORC_RACODE_SIGNED when the return address is signed
+   (pointer authentication: DWARF's "negate RA state", which GCC prints
+   as .cfi_window_save).  The signed flag is its own bit, not part of the
+   rule, so PREV copies the rule only.
    Operands follow in this order, each only when needed:
      ra code (1 byte)   aarch64 only
      cfa_reg (1 byte)   for GORC_CFA_REG and GORC_CFA_DEREF
@@ -168,6 +180,8 @@ enum gorc_op {
 #define GORC_RACODE_CFA 1
 #define GORC_RACODE_PREV 2
 #define GORC_RACODE_UNDEFINED 3
+#define GORC_RACODE_RULE_MASK 0x03
+#define GORC_RACODE_SIGNED 0x04
 #define GORC_LEB_MAX_BYTES 10
 /* Operand bytes of the longest entry (BACK's 1 or a STATE's).  */
 #define GORC_OPERANDS_MAX_BYTES (1 + 1 + 1 + 10 + 1 + 1 + 10 + 10)
@@ -231,6 +245,7 @@ static inline struct gorc_state gorc_entry_state(unsigned machine)
   s.bp_kind = GORC_BP_SAME;
   s.bp_reg = 0;
   s.aux_kind = GORC_AUX_UNKNOWN;
+  s.ra_signed = 0;
   s.bp_off = s.aux_off = 0;
   if (gorc_machine_ra_in_reg(machine)) {
     s.cfa_off = 0;
@@ -264,6 +279,7 @@ static inline int gorc_bp_rule_equal(const struct gorc_state *a, const struct go
              || a->bp_off == b->bp_off);
 }
 
+/* The rule alone (PREV); gorc_state_identical also compares ra_signed.  */
 static inline int gorc_ra_rule_equal(const struct gorc_state *a, const struct gorc_state *b)
 {
   return a->ra_kind == b->ra_kind && (a->ra_kind != GORC_RA_CFA || a->ra_off == b->ra_off);
@@ -274,8 +290,8 @@ static inline int gorc_aux_rule_equal(const struct gorc_state *a, const struct g
   return a->aux_kind == b->aux_kind && (a->aux_kind != GORC_AUX_CFA || a->aux_off == b->aux_off);
 }
 
-/* Do A and B describe the same unwind step?  (Fields a rule does not use
-   are ignored.)  */
+/* Do A and B have the same rules (CFA, frame pointer, return address,
+   aux)?  (Fields a rule does not use are ignored, and so is ra_signed.)  */
 static inline int gorc_state_equal(const struct gorc_state *a,
                                    const struct gorc_state *b)
 {
@@ -283,6 +299,14 @@ static inline int gorc_state_equal(const struct gorc_state *a,
          && (!gorc_cfa_has_reg(a->cfa_kind) || a->cfa_reg == b->cfa_reg)
          && (!gorc_cfa_has_off(a->cfa_kind) || a->cfa_off == b->cfa_off)
          && gorc_bp_rule_equal(a, b) && gorc_ra_rule_equal(a, b) && gorc_aux_rule_equal(a, b);
+}
+
+/* The same rules and the same signed flag: one record.  What an encoder
+   compares, and a reader of records.  */
+static inline int gorc_state_identical(const struct gorc_state *a,
+                                       const struct gorc_state *b)
+{
+  return gorc_state_equal(a, b) && a->ra_signed == b->ra_signed;
 }
 
 /* CFA = DWARF register REG + OFF: sp and fp have kinds of their own,
@@ -474,7 +498,7 @@ static inline size_t gorc_encode_state(unsigned machine, const struct gorc_state
       ra_code = GORC_RACODE_CFA;
     else
       ra_code = GORC_RACODE_UNDEFINED;
-    out[n++] = (uint8_t)ra_code;
+    out[n++] = (uint8_t)(ra_code | (s->ra_signed ? GORC_RACODE_SIGNED : 0));
   }
   if (s->cfa_kind == GORC_CFA_REG || s->cfa_kind == GORC_CFA_DEREF)
     out[n++] = s->cfa_reg;
@@ -504,10 +528,10 @@ static inline unsigned gorc_push_pop_op(unsigned machine, const struct gorc_stat
     return GORC_OP_END;
   if (prev->cfa_off < INT64_MAX / 2 && prev->cfa_off > INT64_MIN / 2) {
     moved.cfa_off = prev->cfa_off + slot;
-    if (gorc_state_equal(s, &moved))
+    if (gorc_state_identical(s, &moved))
       return GORC_OP_PUSH;
     moved.cfa_off = prev->cfa_off - slot;
-    if (gorc_state_equal(s, &moved))
+    if (gorc_state_identical(s, &moved))
       return GORC_OP_POP;
   }
   return GORC_OP_END;
@@ -530,7 +554,7 @@ static inline unsigned gorc_encode_entry(const struct gorc_history *h,
   }
   size_t state_len = gorc_encode_state(h->machine, s, prev, out);
   for (unsigned k = 2; k <= GORC_BACK_MAX && k <= h->n; k++) {
-    if (state_len > 1 && gorc_state_equal(s, gorc_history_back(h, k))) {
+    if (state_len > 1 && gorc_state_identical(s, gorc_history_back(h, k))) {
       out[0] = (uint8_t)k;
       *len = 1;
       return GORC_OP_BACK;
@@ -599,6 +623,10 @@ static inline int gorc_decode_ra_code(const uint8_t **pp, const uint8_t *end,
   if (*pp >= end)
     return GORC_DECODE_TRUNCATED;
   *code = *(*pp)++;
+  if (*code & ~(unsigned)(GORC_RACODE_RULE_MASK | GORC_RACODE_SIGNED))
+    return GORC_DECODE_BAD_STATE;
+  s->ra_signed = (*code & GORC_RACODE_SIGNED) != 0;
+  *code &= GORC_RACODE_RULE_MASK;
   switch (*code) {
   case GORC_RACODE_SAME:
     s->ra_kind = GORC_RA_SAME;
@@ -634,6 +662,7 @@ static inline int gorc_decode_state(const uint8_t **pp, const uint8_t *end, unsi
   s->cfa_kind = head & GORC_HEAD_CFA_MASK;
   s->bp_kind = GORC_BP_SAME;
   s->aux_kind = GORC_AUX_UNKNOWN;
+  s->ra_signed = 0;
   s->cfa_reg = s->bp_reg = 0;
   s->cfa_off = s->bp_off = s->ra_off = s->aux_off = 0;
 
