@@ -10,6 +10,7 @@
    epilogue; an early return before the frame is set up (shrink-wrapping).
    drap-step.c (gorc.runtime) steps through such epilogues.  */
 /* { dg-do run } */
+/* { dg-skip-if "x86-64 only: DRAP, and the registers it clobbers" { target opt:-mabi=* } } */
 /* { dg-final { gorc-check } } */
 /* { dg-final { gorc-code-identical } } */
 /* { dg-final { scan-gorc-dump-not {cfa=sp\+8 +bp=\[bp[-+]} } } */
