@@ -6,6 +6,9 @@
 #   make check    run the DejaGnu testsuite; ends with "N passed, M failed"
 #                 (GORC_CC=gcc-11: against GCC 11, with its plugin)
 #   make PLUGIN_CC=gcc-11   also build the plugin for another installed GCC
+#   make ARCH=aarch64       also the plugin for the aarch64 cross compiler
+#                 (= PLUGIN_CC=aarch64-linux-gnu-gcc-12; built by default
+#                 when that compiler and its plugin headers are installed)
 #   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
 #                 time (also for gcc-11 when installed), start-up, stack walks,
 #                 static calls; BENCH_ONLY=unwind: the stack walks alone
@@ -23,14 +26,34 @@ CXX := $(if $(filter default,$(origin CXX)),g++,$(CXX))
 #   make check GORC_CC=gcc-11          the testsuite against gcc-11
 # The C++ compiler of that GCC builds it (PLUGIN_CXX: gcc -> g++ in the name).
 SUPPORTED_GCC = 11 12
+gcc_major = $(shell $(1) -dumpversion 2>/dev/null | cut -d. -f1)
+gcc_arch = $(shell $(1) -dumpmachine 2>/dev/null | cut -d- -f1)
+CC_MAJOR := $(call gcc_major,$(CC))
+HOST_ARCH := $(call gcc_arch,$(CC))
+# A cross compiler's plugin: ARCH=aarch64 names the Debian cross GCC of
+# $(CC)'s version.  The plugin runs inside that GCC on this machine, so
+# the host's g++ of the same version builds it, against the cross
+# compiler's plugin headers.
+AARCH64_CC ?= aarch64-linux-gnu-gcc-$(CC_MAJOR)
 GORC_CC ?= $(CC)
-PLUGIN_CC ?= $(GORC_CC)
+PLUGIN_CC ?= $(if $(filter aarch64,$(ARCH)),$(AARCH64_CC),$(GORC_CC))
 gxx_of = $(if $(filter $(CC),$(1)),$(CXX),$(subst gcc,g++,$(1)))
 GORC_CXX ?= $(call gxx_of,$(GORC_CC))
-PLUGIN_CXX ?= $(call gxx_of,$(PLUGIN_CC))
-gcc_major = $(shell $(1) -dumpversion 2>/dev/null | cut -d. -f1)
-CC_MAJOR := $(call gcc_major,$(CC))
 PLUGIN_MAJOR := $(call gcc_major,$(PLUGIN_CC))
+PLUGIN_ARCH := $(call gcc_arch,$(PLUGIN_CC))
+PLUGIN_CXX ?= $(if $(filter $(HOST_ARCH),$(PLUGIN_ARCH)),$(call gxx_of,$(PLUGIN_CC)),g++-$(PLUGIN_MAJOR))
+# Where a GCC's plugin goes: plugin/gcc-N for a GCC of this machine,
+# plugin/gcc-N-ARCH for a cross compiler.
+plugin_key = $(1)$(if $(filter-out $(HOST_ARCH),$(2)),-$(2))
+CC_KEY := $(CC_MAJOR)
+PLUGIN_KEY := $(call plugin_key,$(PLUGIN_MAJOR),$(PLUGIN_ARCH))
+# The aarch64 plugin is part of `all` (and the aarch64 tests of `make
+# check`) when the cross compiler and its plugin headers are installed
+# (make deps installs them; without them the aarch64 tests are
+# UNSUPPORTED).
+AARCH64_PLUGIN_DIR := $(if $(shell command -v $(AARCH64_CC) 2>/dev/null),$(shell $(AARCH64_CC) -print-file-name=plugin))
+HAVE_AARCH64 := $(if $(wildcard $(AARCH64_PLUGIN_DIR)/include/plugin-version.h),yes)
+AARCH64_KEY := $(if $(HAVE_AARCH64),$(call plugin_key,$(call gcc_major,$(AARCH64_CC)),aarch64))
 # Recursive (=): evaluated after `make deps` may have installed the headers.
 gcc_plugin_dir = $(shell $(1) -print-file-name=plugin)
 GCC_PLUGIN_DIR = $(call gcc_plugin_dir,$(CC))
@@ -48,15 +71,18 @@ CHECK_LIBS = -lcapstone
 
 PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/bp-restore.cc plugin/records-pass.cc \
 	plugin/records-emit.cc plugin/ranges.cc plugin/thunks.cc plugin/static-calls.cc
-PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/cfi-interp.h plugin/bp-restore.h plugin/records.h \
+PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/arch-x86_64.h plugin/arch-aarch64.h \
+	plugin/cfi-interp.h plugin/bp-restore.h plugin/records.h \
 	plugin/compat/dwarf2.h include/gorc/format.h plugin/static-calls.h \
 	include/gorc/static_call_desc.h
-TOOL_COMMON = tools/common.c tools/elfload.c
-TOOL_HDRS = tools/common.h tools/elfload.h include/gorc/format.h
+TOOL_COMMON = tools/common.c tools/elfload.c tools/arch.c tools/arch-x86_64.c \
+	tools/arch-aarch64.c
+TOOL_HDRS = tools/common.h tools/elfload.h tools/arch.h include/gorc/format.h
 
 PLUGIN = plugin/gorc.so
 plugin_for = plugin/gcc-$(1)/gorc.so
-PLUGINS = $(sort $(call plugin_for,$(CC_MAJOR)) $(call plugin_for,$(PLUGIN_MAJOR)))
+PLUGINS = $(sort $(call plugin_for,$(CC_KEY)) $(call plugin_for,$(PLUGIN_KEY)) \
+	$(if $(AARCH64_KEY),$(call plugin_for,$(AARCH64_KEY))))
 TOOLS = tools/gorc-dump tools/gorc-check
 
 .PHONY: all deps deps-if-missing demo check bench clean
@@ -85,10 +111,10 @@ plugin-link: $(call plugin_for,$(CC_MAJOR))
 	  ln -sfn gcc-$(CC_MAJOR)/gorc.so $(PLUGIN)
 $(PLUGIN): plugin-link
 
-# plugin_rule GCC G++ MAJOR: the plugin for one GCC, refused with a clear
-# message for a version gorc does not support or without its headers.
+# plugin_rule GCC G++ MAJOR KEY: the plugin for one GCC, refused with a
+# clear message for a version gorc does not support or without its headers.
 define plugin_rule
-$(call plugin_for,$(3)): $$(PLUGIN_SRCS) $$(PLUGIN_HDRS)
+$(call plugin_for,$(4)): $$(PLUGIN_SRCS) $$(PLUGIN_HDRS)
 	@test -n "$(3)" || { echo "gorc: cannot run '$(1)' (set CC or PLUGIN_CC to an installed GCC)" >&2; exit 1; }
 	@case " $$(SUPPORTED_GCC) " in *" $(3) "*) ;; *) \
 	  echo "gorc: $(1) is GCC $(3); the plugin supports these GCC versions only: $$(SUPPORTED_GCC)" \
@@ -96,14 +122,20 @@ $(call plugin_for,$(3)): $$(PLUGIN_SRCS) $$(PLUGIN_HDRS)
 	  exit 1;; esac
 	@test -f "$$(call gcc_plugin_dir,$(1))/include/plugin-version.h" || { \
 	  echo "gorc: GCC plugin headers not found in $$(call gcc_plugin_dir,$(1))/include;" \
-	       "install gcc-$(3)-plugin-dev (make deps PLUGIN_CC=$(1))" >&2; exit 1; }
+	       "install gcc-$(3)-plugin-dev (a cross compiler's: gcc-$(3)-plugin-dev-TRIPLET)" \
+	       "(make deps PLUGIN_CC=$(1))" >&2; exit 1; }
 	@mkdir -p $$(@D)
 	$(2) $$(PLUGIN_CXXFLAGS) -I$$(call gcc_plugin_dir,$(1))/include \
 	  $$(call plugin_compat_inc,$$(call gcc_plugin_dir,$(1))) -shared -o $$@ $$(PLUGIN_SRCS)
 endef
-$(eval $(call plugin_rule,$(CC),$(CXX),$(CC_MAJOR)))
-ifneq ($(PLUGIN_MAJOR),$(CC_MAJOR))
-$(eval $(call plugin_rule,$(PLUGIN_CC),$(PLUGIN_CXX),$(PLUGIN_MAJOR)))
+$(eval $(call plugin_rule,$(CC),$(CXX),$(CC_MAJOR),$(CC_KEY)))
+ifneq ($(PLUGIN_KEY),$(CC_KEY))
+$(eval $(call plugin_rule,$(PLUGIN_CC),$(PLUGIN_CXX),$(PLUGIN_MAJOR),$(PLUGIN_KEY)))
+endif
+ifneq ($(AARCH64_KEY),)
+ifneq ($(AARCH64_KEY),$(PLUGIN_KEY))
+$(eval $(call plugin_rule,$(AARCH64_CC),g++-$(call gcc_major,$(AARCH64_CC)),$(call gcc_major,$(AARCH64_CC)),$(AARCH64_KEY)))
+endif
 endif
 
 tools/gorc-dump: tools/gorc-dump.c $(TOOL_COMMON) $(TOOL_HDRS)
@@ -130,9 +162,17 @@ check: all deps-if-missing
 BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
 
+# aarch64 (when the cross tools are installed): the records' size against
+# .eh_frame(+hdr) and .sframe of the C programs cross-built; libgorc does
+# not run there yet, so nothing else.
+BENCH_AARCH64_ONLY ?= demo sqlite3 lua5.4 zlib bzip2
+
 # BENCH_ONLY=unwind: the stack walks alone, for $(CC) only.
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
+	$(if $(HAVE_AARCH64),test "$$BENCH_ONLY" = unwind || GORC_ROOT=$(CURDIR) CC=$(AARCH64_CC) BENCH_ONLY="$(BENCH_AARCH64_ONLY)" \
+	  BENCH_SKIP_STARTUP=1 BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 BENCH_SKIP_STATIC_CALL=1 \
+	  bench/run.sh)
 	test "$$BENCH_ONLY" = unwind || for cc in $(BENCH_OTHER_GCCS); do \
 	  $(MAKE) -s PLUGIN_CC=$$cc all && \
 	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \

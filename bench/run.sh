@@ -7,7 +7,9 @@
 # Environment:
 #   GORC_ROOT     the gorc tree (default: this script's parent directory)
 #   CC            the GCC to measure (default gcc); its plugin is
-#                 plugin/gcc-N/gorc.so (N its major version), built with
+#                 plugin/gcc-N/gorc.so (N its major version), for a cross
+#                 compiler plugin/gcc-N-ARCH/gorc.so (CC=aarch64-linux-gnu-gcc-12:
+#                 the programs built for aarch64, sizes only), built with
 #                 make PLUGIN_CC=$CC if missing
 #   BENCH_WORK    download and build directory (default $GORC_ROOT/bench/work)
 #   BENCH_CFLAGS  optimisation flags (default -O2)
@@ -24,7 +26,8 @@
 # in all three builds is the same.  Records = gorc_unwind +
 # gorc_unwind_index + .note.gorc, from
 # `readelf -SW` of the linked program.  C programs are built twice more,
-# with frame pointers and with records only (-fno-asynchronous-unwind-tables),
+# with frame pointers and with records only (-fno-asynchronous-unwind-tables
+# -fno-unwind-tables: aarch64 GCC makes synchronous unwind tables by default),
 # for the whole-program size (code + unwind data) of the three ways to unwind.
 #
 # Then bench/startup (start-up with libgorc preloaded, the first walk in
@@ -44,9 +47,11 @@ GORC_ROOT=$(cd "$GORC_ROOT" && pwd)
 CC=${CC:-gcc}
 WORK=${BENCH_WORK:-$GORC_ROOT/bench/work}
 CFLAGS=${BENCH_CFLAGS:--O2}
-PLUGIN=$GORC_ROOT/plugin/gcc-$("$CC" -dumpversion | cut -d. -f1)/gorc.so
+CC_ARCH=$("$CC" -dumpmachine | cut -d- -f1)
+PLUGIN=$GORC_ROOT/plugin/gcc-$("$CC" -dumpversion | cut -d. -f1)$([ "$CC_ARCH" = "$(uname -m)" ] || echo "-$CC_ARCH")/gorc.so
 ONLY=${BENCH_ONLY:-demo sqlite3 lua5.4 zlib bzip2 tinyxml2}
 CXX=${CXX:-$(echo "$CC" | sed 's/gcc/g++/')}  # the same GCC's C++ compiler
+OBJCOPY=$("$CC" -print-prog-name=objcopy)  # the target's (the host's cannot read aarch64)
 NO_PLUGIN=${BENCH_NO_PLUGIN:-}
 
 mkdir -p "$WORK" || { echo "bench: cannot create $WORK" >&2; exit 2; }
@@ -106,13 +111,17 @@ section_size() {
 
 # code_sums OBJ [NAME]...: checksums of the object's executable sections
 # and of the sections NAME (unrelocated bytes: the plugin must not change
-# the code).
+# the code); a section that cannot be read says so, so that two objects
+# never compare equal by both being unreadable.
 code_sums() {
   local name _type _addr _off _size _es flags _rest tmp=$1.code obj=$1 extra=" ${*:2} "
   while read -r name _type _addr _off _size _es flags _rest; do
     case $flags in *X*) ;; *) [[ $extra == *" $name "* ]] || continue;; esac
-    objcopy --dump-section "$name=$tmp" "$obj" /dev/null 2>/dev/null &&
+    if "$OBJCOPY" --dump-section "$name=$tmp" "$obj" /dev/null 2>/dev/null; then
       echo "$name $(cksum <"$tmp")"
+    else
+      echo "$name unreadable $obj"
+    fi
   done < <(readelf -SW "$obj" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] //p')
   rm -f "$tmp"
 }
@@ -164,8 +173,10 @@ prep_sqlite3() {
   if [ ! -f "$SRC/sqlite3.c" ] || [ ! -f "$SRC/shell.c" ]; then
     command -v tclsh >/dev/null ||
       { REASON="needs tclsh to generate the amalgamation (apt-get install tcl)"; return 1; }
-    # The Debian source is the full tree: generate sqlite3.c and shell.c.
-    if ! (cd "$SRC" && ./configure --disable-tcl >"$WORK/sqlite3-configure.log" 2>&1 &&
+    # The Debian source is the full tree: generate sqlite3.c and shell.c
+    # (machine-independent C, made by tools built for this machine: CC=cc
+    # also when CC is a cross compiler).
+    if ! (cd "$SRC" && CC=cc ./configure --disable-tcl >"$WORK/sqlite3-configure.log" 2>&1 &&
           make -j2 sqlite3.c shell.c >"$WORK/sqlite3-amalgamation.log" 2>&1); then
       REASON="generating the amalgamation failed (see $WORK/sqlite3-*.log)"
       return 1
@@ -244,6 +255,8 @@ SKIPPED=0
 BELOW=0
 SUM_GORC=0
 SUM_EH=0
+SUM_GORC_SF=0   # the programs that have a .sframe too
+SUM_SF=0
 
 # measure NAME: builds and prints the lines for one program.
 measure() {
@@ -323,7 +336,10 @@ measure() {
   else
     local g=$((ng + ${ni:-0} + ${nn:-0}))
     local r=$(ratio "$g" "$ehsum")
-    [ -z "$sframe_fail" ] && sf_part="sframe $sf B, gorc/sframe $(ratio "$g" "$sf")"
+    if [ -z "$sframe_fail" ]; then
+      sf_part="sframe $sf B, gorc/sframe $(ratio "$g" "$sf")"
+      SUM_GORC_SF=$((SUM_GORC_SF + g)); SUM_SF=$((SUM_SF + sf))
+    fi
     echo "$name: gorc $g B, eh_frame+hdr $ehsum B, ratio $r; $sf_part"
     MEASURED=$((MEASURED + 1))
     SUM_GORC=$((SUM_GORC + g)); SUM_EH=$((SUM_EH + ehsum))
@@ -402,7 +418,8 @@ measure_size() {
     if ! (cd "$SRC" && "$CC" $CFLAGS "${XFLAGS[@]}" -fno-omit-frame-pointer -c "$f" \
             -o "$out/fp/$o.o") >>"$out/fp.log" 2>&1 ||
        ! (cd "$SRC" && "$CC" $CFLAGS "${XFLAGS[@]}" -fomit-frame-pointer \
-            -fno-asynchronous-unwind-tables $PFLAGS -c "$f" -o "$out/rec/$o.o") >>"$out/rec.log" 2>&1; then
+            -fno-asynchronous-unwind-tables -fno-unwind-tables $PFLAGS -c "$f" \
+            -o "$out/rec/$o.o") >>"$out/rec.log" 2>&1; then
       echo "$name: whole-program size: failed: compiling $f (see $out/fp.log, $out/rec.log)"
       return
     fi
@@ -433,7 +450,7 @@ measure_size() {
   SIZED=$((SIZED + 1))
 }
 
-echo "gorc bench: $CC $($CC -dumpversion), $(as --version | head -n1), CFLAGS $CFLAGS${PFLAGS:+ $PFLAGS}"
+echo "gorc bench: $CC $($CC -dumpversion) ($CC_ARCH), $("$("$CC" -print-prog-name=as)" --version | head -n1), CFLAGS $CFLAGS${PFLAGS:+ $PFLAGS}"
 crt=""
 printf 'int main(void) { return 0; }\n' >"$WORK/empty.c"
 if "$CC" $CFLAGS "$WORK/empty.c" -o "$WORK/empty" 2>/dev/null; then
@@ -457,7 +474,7 @@ done
 # Static calls: a call through a trampoline vs direct, indirect, retpoline.
 [ -n "${BENCH_SKIP_STATIC_CALL:-}" ] || GORC_ROOT=$GORC_ROOT CC=$CC BENCH_WORK=$WORK "$GORC_ROOT/bench/static-call/run.sh"
 if [ "$MEASURED" -gt 0 ]; then
-  echo "bench: $MEASURED programs measured, $SKIPPED skipped; ratio <= 0.5 for $BELOW of $MEASURED; all together gorc $SUM_GORC B, eh_frame+hdr $SUM_EH B, ratio $(ratio $SUM_GORC $SUM_EH)"
+  echo "bench: $MEASURED programs measured, $SKIPPED skipped; ratio <= 0.5 for $BELOW of $MEASURED; all together gorc $SUM_GORC B, eh_frame+hdr $SUM_EH B, ratio $(ratio $SUM_GORC $SUM_EH); against .sframe (where built) gorc $SUM_GORC_SF B, sframe $SUM_SF B, ratio $(ratio $SUM_GORC_SF $SUM_SF)"
   exit 0
 fi
 echo "bench: no program has a records ratio ($SKIPPED skipped)"

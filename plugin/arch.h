@@ -1,59 +1,21 @@
-/* gorc plugin: every x86-64 detail lives here.  */
+/* gorc plugin: the target's details, one file per architecture.
+
+   Every other plugin file is the same for every target and includes this
+   one.  GCC's own target headers (tm.h, through gcc-compat.h) say which
+   target the plugin headers are for; a port is one more arch-*.h giving
+   the same GORC_ARCH_* names, and one more line here.  */
 
 #ifndef GORC_ARCH_H
 #define GORC_ARCH_H
 
-#include "gorc/format.h"
+#include "gcc-compat.h"
 
-/* DWARF register numbers (System V x86-64 psABI, figure 3.36).  */
-/* The record format's machine (the note, PUSH/POP slot, register numbers).  */
-#define GORC_ARCH_MACHINE GORC_MACHINE_X86_64
-
-#define GORC_ARCH_DWARF_SP GORC_DWARF_RSP
-#define GORC_ARCH_DWARF_BP GORC_DWARF_RBP
-#define GORC_ARCH_DWARF_RA GORC_DWARF_RA
-
-/* On entry, after the call pushed the return address: CFA = rsp + 8, the
-   return address at CFA - 8, rbp untouched.  */
-#define GORC_ARCH_ENTRY_CFA_OFFSET 8
-#define GORC_ARCH_RA_CFA_OFFSET (-8)
-
-/* The length of a return instruction.  */
-#define GORC_ARCH_RET_LENGTH 1
-
-/* The retpoline thunks GCC prints as text (thunks.cc): their names, and
-   the length of the tail that runs with the call's return address still
-   on the stack (cfa = sp + 16).  */
-#define GORC_ARCH_THUNK_FAMILY_PREFIX "__x86_"
-#define GORC_ARCH_THUNK_REG_PREFIX "__x86_indirect_thunk_"
-#define GORC_ARCH_THUNK_RETURN_NAME "__x86_return_thunk"
-#define GORC_ARCH_THUNK_TAIL_REG 5     /* mov %reg,(%rsp); ret */
-#define GORC_ARCH_THUNK_TAIL_RETURN 6  /* lea 8(%rsp),%rsp; ret */
-
-/* The byte that fills gaps in code: a trap (int3).  */
-#define GORC_ARCH_TRAP_BYTE "0xcc"
-
-/* True when the target being compiled for is x86-64 (not -m32/-mx32).  */
-#define GORC_ARCH_TARGET_OK() (TARGET_64BIT && !TARGET_X32)
-
-/* Static-call trampolines (static-calls.cc, docs/STATIC_CALLS.md): 8 bytes
-   at an 8-byte-aligned address, so one aligned store replaces a whole
-   state.  Every state is ONE instruction at offset 0 (a thread that is
-   past it has left the trampoline), padded with int3 (0xcc):
-     jmp rel32           e9 xx xx xx xx          target, or NULL: the
-                                                 unit's return-0 stub
-     jmp *var(%rip)      ff 25 xx xx xx xx       target out of rel32 range
-   The unit's block starts with an 8-byte header (int3s; libgorc writes a
-   cookie there when it aliases the page), then the return-0 stub
-   (xor %eax,%eax; ret; never patched), then the trampolines.  */
-#define GORC_ARCH_SC_HEADER_ASM "\t.quad\t0xcccccccccccccccc\n"
-#define GORC_ARCH_SC_JMP_ASM "\tjmp\t"
-#define GORC_ARCH_SC_JMP_REL32_LOCAL_FMT "\t.byte\t0xe9\n\t.long\t%s - . - 4\n"
-#define GORC_ARCH_SC_RET0_ASM "\txorl\t%eax, %eax\n\tret\n"
-#define GORC_ARCH_SC_JMP_VAR_ASM_FMT "\tjmp\t*%s(%%rip)\n"
-/* Before each rewritten call or tail call (e8/e9 rel32): start it 8-byte
-   aligned so that its rel32 is inside one aligned 8-byte word and libgorc
-   can patch it in place with one store.  */
-#define GORC_ARCH_SC_SITE_ALIGN "\t.p2align\t3"
+#if defined(GCC_AARCH64_H)        /* config/aarch64/aarch64.h */
+#include "arch-aarch64.h"
+#elif defined(TARGET_X32)         /* config/i386/i386.h */
+#include "arch-x86_64.h"
+#else
+#error "gorc: the plugin is ported to x86-64 and aarch64 only (plugin/arch-*.h)"
+#endif
 
 #endif

@@ -2,6 +2,7 @@
    (see bp-restore.h).  */
 
 #include "bp-restore.h"
+#include "tm_p.h"   /* DWARF_FRAME_REGNUM: aarch64 declares its function there */
 
 void gorc_bp_watch_reset(struct gorc_bp_watch *w)
 {

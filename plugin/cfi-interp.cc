@@ -9,6 +9,13 @@ static void set_problem(struct gorc_interp *in, const char *why)
     in->problem = why;
 }
 
+/* Can a CFA or a frame pointer saved at REG + k be named in the records?
+   sp is (the SP kind); REG operands cover the machine's GPRs.  */
+static bool base_reg_nameable(unsigned reg)
+{
+  return reg == GORC_ARCH_DWARF_SP || reg <= gorc_machine_max_reg(GORC_ARCH_MACHINE);
+}
+
 void gorc_interp_reset(struct gorc_interp *in)
 {
   memset(in, 0, sizeof *in);
@@ -62,7 +69,7 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
   }
   lookup_cfa_1(cfi, &loc, &unused_remember);
 
-  if (!gorc_cfa_reg_single(&loc) || gorc_cfa_reg(&loc) > GORC_DWARF_MAX_GPR) {
+  if (!gorc_cfa_reg_single(&loc) || !base_reg_nameable(gorc_cfa_reg(&loc))) {
     set_problem(in, "the CFA is based on a register gorc cannot name");
     s->cfa_kind = GORC_CFA_UNDEFINED;
     return;
@@ -89,8 +96,9 @@ static void apply_cfa(struct gorc_interp *in, dw_cfi_ref cfi)
   s->cfa_off = base_off;
 }
 
-/* DW_CFA_expression for rbp: GCC's stack realignment says "rbp is saved
-   at the address rbp + k" with the single operation DW_OP_breg6 k.  */
+/* DW_CFA_expression for the frame pointer: x86-64 stack realignment says
+   "rbp is saved at the address rbp + k" with the single operation
+   DW_OP_breg6 k.  */
 static void apply_bp_expression(struct gorc_interp *in, dw_loc_descr_ref loc)
 {
   struct gorc_state *s = &in->row.state;
@@ -105,12 +113,12 @@ static void apply_bp_expression(struct gorc_interp *in, dw_loc_descr_ref loc)
     reg = loc->dw_loc_oprnd1.v.val_unsigned;
     off = loc->dw_loc_oprnd2.v.val_int;
   } else {
-    set_problem(in, "the caller's rbp is described by a complex expression");
+    set_problem(in, "the caller's frame pointer is described by a complex expression");
     s->bp_kind = GORC_BP_UNDEFINED;
     return;
   }
-  if (reg > GORC_DWARF_MAX_GPR) {
-    set_problem(in, "the caller's rbp is saved relative to a register gorc cannot name");
+  if (reg > gorc_machine_max_reg(GORC_ARCH_MACHINE)) {
+    set_problem(in, "the caller's frame pointer is saved relative to a register gorc cannot name");
     s->bp_kind = GORC_BP_UNDEFINED;
     return;
   }
@@ -119,7 +127,60 @@ static void apply_bp_expression(struct gorc_interp *in, dw_loc_descr_ref loc)
   s->bp_off = off;
 }
 
-/* A register rule: only rbp and the return address matter to gorc.  */
+/* The return address's rule.  A machine whose return address is in a
+   register at a call (aarch64) records any of "in the register", "at
+   CFA + k" and "undefined"; x86-64 only "at CFA - 8", its entry rule.  */
+static void apply_ra_rule(struct gorc_interp *in, dw_cfi_ref cfi)
+{
+  struct gorc_state *s = &in->row.state;
+  struct gorc_state entry = gorc_entry_state(GORC_ARCH_MACHINE);
+
+  switch (cfi->dw_cfi_opc) {
+  case DW_CFA_offset:
+  case DW_CFA_offset_extended:
+  case DW_CFA_offset_extended_sf:
+    s->ra_kind = GORC_RA_CFA;
+    s->ra_off = cfi->dw_cfi_oprnd2.dw_cfi_offset;
+    break;
+  case DW_CFA_restore:
+  case DW_CFA_restore_extended:
+    s->ra_kind = entry.ra_kind;
+    s->ra_off = entry.ra_off;
+    break;
+  case DW_CFA_same_value:
+    s->ra_kind = GORC_RA_SAME;
+    s->ra_off = 0;
+    break;
+  case DW_CFA_undefined:
+    s->ra_kind = GORC_RA_UNDEFINED;
+    s->ra_off = 0;
+    break;
+  default:
+    /* DW_CFA_register, expressions, val_*: kept where the records have
+       no words for.  */
+    in->row.ra_ok = false;
+    set_problem(in, "the return address is kept in a form gorc cannot express");
+    return;
+  }
+  in->row.ra_ok = gorc_machine_ra_in_reg(GORC_ARCH_MACHINE) || gorc_ra_rule_equal(s, &entry);
+  if (!in->row.ra_ok)
+    set_problem(in, "the return address is not at CFA-8");
+}
+
+/* DW_CFA_GNU_window_save: on a machine that signs return addresses,
+   "negate the RA state" (signed <-> not).  */
+static void apply_window_save(struct gorc_interp *in)
+{
+  if (!GORC_ARCH_RA_SIGNING) {
+    set_problem(in, "an unexpected CFA instruction");
+    in->row.state.cfa_kind = GORC_CFA_UNDEFINED;
+    return;
+  }
+  in->row.state.ra_signed = !in->row.state.ra_signed;
+}
+
+/* A register rule: only the frame pointer and the return address matter
+   to gorc.  */
 static void apply_reg_rule(struct gorc_interp *in, dw_cfi_ref cfi)
 {
   struct gorc_state *s = &in->row.state;
@@ -127,13 +188,7 @@ static void apply_reg_rule(struct gorc_interp *in, dw_cfi_ref cfi)
   enum dwarf_call_frame_info op = cfi->dw_cfi_opc;
 
   if (reg == GORC_ARCH_DWARF_RA) {
-    bool at_cfa_minus_8 = (op == DW_CFA_offset || op == DW_CFA_offset_extended
-                           || op == DW_CFA_offset_extended_sf)
-                          && cfi->dw_cfi_oprnd2.dw_cfi_offset == GORC_ARCH_RA_CFA_OFFSET;
-    bool restored = op == DW_CFA_restore || op == DW_CFA_restore_extended;
-    in->row.ra_ok = at_cfa_minus_8 || restored;
-    if (!in->row.ra_ok)
-      set_problem(in, "the return address is not at CFA-8");
+    apply_ra_rule(in, cfi);
     return;
   }
   if (reg != GORC_ARCH_DWARF_BP)
@@ -159,9 +214,9 @@ static void apply_reg_rule(struct gorc_interp *in, dw_cfi_ref cfi)
     s->bp_kind = GORC_BP_UNDEFINED;
     break;
   default:
-    /* DW_CFA_register, val_offset, val_expression: rbp's value lives
-       somewhere gorc's format has no words for.  */
-    set_problem(in, "the caller's rbp is kept in a form gorc cannot express");
+    /* DW_CFA_register, val_offset, val_expression: the frame pointer's
+       value lives somewhere gorc's format has no words for.  */
+    set_problem(in, "the caller's frame pointer is kept in a form gorc cannot express");
     s->bp_kind = GORC_BP_UNDEFINED;
     break;
   }
@@ -208,6 +263,9 @@ void gorc_interp_apply(struct gorc_interp *in, dw_cfi_ref cfi)
     }
     in->row = in->remembered[--in->depth];
     break;
+  case DW_CFA_GNU_window_save:
+    apply_window_save(in);
+    break;
   case DW_CFA_GNU_args_size:
   case DW_CFA_nop:
     /* The argument area size matters to the EH personality only.  */
@@ -223,7 +281,12 @@ struct gorc_state gorc_interp_state(const struct gorc_interp *in)
 {
   struct gorc_state s = in->row.state;
   if (!in->row.ra_ok) {
+    /* The CFA undefined stops an unwinder; the RA rule the records can
+       say (x86-64: none but CFA-8) keeps encoder and decoder in step.  */
+    struct gorc_state entry = gorc_entry_state(GORC_ARCH_MACHINE);
     s.cfa_kind = GORC_CFA_UNDEFINED;
+    s.ra_kind = entry.ra_kind;
+    s.ra_off = entry.ra_off;
   }
   if (s.cfa_kind == GORC_CFA_UNDEFINED) {
     s.cfa_reg = 0;

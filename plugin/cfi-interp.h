@@ -3,8 +3,9 @@
    GCC's dwarf2 pass describes every change of the unwind row with a
    NOTE_INSN_CFI note carrying one DWARF CFA instruction.  This module keeps
    the part of the row gorc records (where the CFA is, where the caller's
-   rbp is, that the return address is at CFA-8) and a remember/restore
-   stack, and reports what it cannot express so the caller can warn.  */
+   frame pointer is, where the return address is and whether it is
+   signed) and a remember/restore stack, and reports what it cannot
+   express so the caller can warn.  */
 
 #ifndef GORC_CFI_INTERP_H
 #define GORC_CFI_INTERP_H
@@ -16,7 +17,9 @@
 
 struct gorc_row {
   struct gorc_state state;
-  bool ra_ok;         /* return address at CFA-8 (false: made undefined) */
+  bool ra_ok;         /* the return-address rule is one the machine's
+                         records can say (false: the CFA is made
+                         undefined) */
 };
 
 struct gorc_interp {

@@ -285,8 +285,7 @@ static unsigned int execute_records(function *fun)
   if (!GORC_ARCH_TARGET_OK()) {
     static bool warned_target;
     if (!warned_target)
-      warning(0, "gorc: records are made for x86-64 (LP64) code only; "
-              "this unit (%<-m32%> or %<-mx32%>) gets none");
+      warning(0, GORC_ARCH_TARGET_NOT_OK_WARNING);
     warned_target = true;
     return 0;
   }

@@ -6,7 +6,9 @@
      - the attribute is always accepted (so headers compile with the
        plugin loaded but the option off) and always validated: a variable
        with static storage, of pointer-to-function type, not const, not
-       thread-local;
+       thread-local; on an architecture whose port has no static calls
+       yet (GORC_ARCH_STATIC_CALLS 0: aarch64) the option makes the
+       attribute an error and the rewrite never runs;
      - with the option, a GIMPLE pass right after "ssa" (it runs at every
        -O level, before any inlining or IPA) turns `_1 = var; _1 (args)`
        into `__gorc_sc_tramp_<var> (args)`, an extern hidden function of
@@ -78,6 +80,12 @@ static tree sc_handle_attr(tree *node, tree name, tree args, int flags, bool *no
     else
       error_at(loc, "%qE attribute %s", name, why);
     sc_hint_marking(loc);
+    *no_add = true;
+    return NULL_TREE;
+  }
+  if (sc_enabled && !GORC_ARCH_STATIC_CALLS) {
+    error_at(loc, "%qE attribute on %qD: static calls are not supported on %s yet "
+             "(%<-fplugin-arg-gorc-static-calls%>)", name, decl, GORC_ARCH_NAME);
     *no_add = true;
     return NULL_TREE;
   }
@@ -570,13 +578,13 @@ int gorc_static_calls_option(const char *key, const char *value)
 
 bool gorc_static_calls_enabled(void)
 {
-  return sc_enabled;
+  return sc_enabled && GORC_ARCH_STATIC_CALLS;
 }
 
 void gorc_static_calls_init(const char *plugin_name)
 {
   register_callback(plugin_name, PLUGIN_ATTRIBUTES, sc_register_attributes, NULL);
-  if (!sc_enabled)
+  if (!gorc_static_calls_enabled())
     return;
   register_callback(plugin_name, PLUGIN_PRE_GENERICIZE, sc_pre_genericize, NULL);
   register_callback(plugin_name, PLUGIN_FINISH_DECL, sc_finish_decl, NULL);

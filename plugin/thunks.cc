@@ -2,11 +2,13 @@
 
    Two kinds of function never reach the RTL passes (cfun->is_thunk):
      - C++ "this"-adjusting thunks printed by the target's output_mi_thunk
-       hook.  On x86-64 they adjust rdi (using r10/r11 for virtual offsets)
-       and jump: the stack never moves, so the entry state holds throughout.
-     - The retpoline thunks of -mindirect-branch=thunk / -mfunction-return=
-       thunk, printed by i386.cc as a fixed sequence (GCC 11 and 12; the
-       names and tail lengths are in arch.h):
+       hook.  They adjust the first argument (x86-64: rdi, using r10/r11
+       for virtual offsets; aarch64: x0, using x16/x17) and jump: the stack
+       never moves, so the entry state holds throughout.
+     - x86-64 only: the retpoline thunks of -mindirect-branch=thunk /
+       -mfunction-return=thunk, printed by i386.cc as a fixed sequence
+       (GCC 11 and 12; the names and tail lengths are in arch-x86_64.h,
+       which defines GORC_ARCH_THUNK_FAMILY_PREFIX):
            call  L2          (5 bytes)
        L1: pause; lfence; jmp L1   (speculation trap, entry state)
        L2: mov %reg,(%rsp) (4 bytes) / lea 8(%rsp),%rsp (5 bytes, return thunk)
@@ -24,6 +26,7 @@
 
 static void (*wrapped_function_epilogue)(FILE *);
 
+#ifdef GORC_ARCH_THUNK_FAMILY_PREFIX
 static struct gorc_state state_sp(int off)
 {
   struct gorc_state s = gorc_entry_state(GORC_ARCH_MACHINE);
@@ -42,31 +45,44 @@ static void add_tail_entry(struct gorc_partition_rec *p, int bytes, int cfa_off)
   gorc_partition_add(p, tail, state_sp(cfa_off));
 }
 
+/* The tail entries of the retpoline thunk NAME; false for a thunk of the
+   family whose layout gorc does not know.  */
+static bool add_retpoline_tails(struct gorc_partition_rec *p, const char *name)
+{
+  if (strncmp(name, GORC_ARCH_THUNK_REG_PREFIX, strlen(GORC_ARCH_THUNK_REG_PREFIX)) == 0) {
+    add_tail_entry(p, GORC_ARCH_THUNK_TAIL_REG, 2 * GORC_ARCH_ENTRY_CFA_OFFSET);
+  } else if (strcmp(name, GORC_ARCH_THUNK_RETURN_NAME) == 0) {
+    add_tail_entry(p, GORC_ARCH_THUNK_TAIL_RETURN, 2 * GORC_ARCH_ENTRY_CFA_OFFSET);
+    add_tail_entry(p, GORC_ARCH_RET_LENGTH, GORC_ARCH_ENTRY_CFA_OFFSET);
+  } else if (strncmp(name, GORC_ARCH_THUNK_FAMILY_PREFIX,
+                     strlen(GORC_ARCH_THUNK_FAMILY_PREFIX)) == 0) {
+    return false;
+  }
+  return true;
+}
+#endif
+
 static void thunk_records(FILE *f)
 {
   char start[GORC_LABEL_MAX];
-  const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(cfun->decl));
   struct gorc_partition_rec part;
 
   if (!gorc_function_start_label(start))
     return; /* no label at its first byte: it stays without records */
 
-  gorc_partition_open(&part, start, state_sp(GORC_ARCH_ENTRY_CFA_OFFSET));
+  gorc_partition_open(&part, start, gorc_entry_state(GORC_ARCH_MACHINE));
   ASM_GENERATE_INTERNAL_LABEL(part.end_label, "Lgorc_te", current_function_funcdef_no);
   ASM_OUTPUT_LABEL(f, part.end_label);
   part.group = gorc_section_group(in_section);
 
-  if (strncmp(name, GORC_ARCH_THUNK_REG_PREFIX, strlen(GORC_ARCH_THUNK_REG_PREFIX)) == 0) {
-    add_tail_entry(&part, GORC_ARCH_THUNK_TAIL_REG, 2 * GORC_ARCH_ENTRY_CFA_OFFSET);
-  } else if (strcmp(name, GORC_ARCH_THUNK_RETURN_NAME) == 0) {
-    add_tail_entry(&part, GORC_ARCH_THUNK_TAIL_RETURN, 2 * GORC_ARCH_ENTRY_CFA_OFFSET);
-    add_tail_entry(&part, GORC_ARCH_RET_LENGTH, GORC_ARCH_ENTRY_CFA_OFFSET);
-  } else if (strncmp(name, GORC_ARCH_THUNK_FAMILY_PREFIX,
-                     strlen(GORC_ARCH_THUNK_FAMILY_PREFIX)) == 0) {
+#ifdef GORC_ARCH_THUNK_FAMILY_PREFIX
+  const char *name = IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(cfun->decl));
+  if (!add_retpoline_tails(&part, name)) {
     warning(0, "gorc: thunk %qs has an unknown layout; it gets no records", name);
     part.entries.release();
     return;
   }
+#endif
   /* Otherwise a C++ thunk: the entry state throughout.  */
   gorc_emit_partition(f, &part);
   part.entries.release();

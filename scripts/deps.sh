@@ -7,6 +7,12 @@
 # $PLUGIN_CC when given (make PLUGIN_CC=...), and GCC 11: the second
 # supported GCC, which `make check GORC_CC=gcc-11` and CI test against
 # (wanted where the distribution has it: Debian 12 does).
+#
+# Optional: the aarch64 cross compiler of $CC's version, its plugin
+# headers, binutils, libc and qemu-user (the aarch64 tests, make
+# ARCH=aarch64).  `install` installs them where the distribution has
+# them; `check` does not ask for them, so a machine without them still
+# builds and tests (the aarch64 tests are then UNSUPPORTED).
 set -eu
 CC=${CC:-gcc}
 SECOND_GCC=11
@@ -51,13 +57,30 @@ need cmake command -v cmake
 need pkg-config command -v pkg-config
 need libxml2-utils command -v xmllint
 
+cc_major=$($CC -dumpversion 2>/dev/null | cut -d. -f1) || cc_major=
+aarch64_missing=""
+want_aarch64() { # want_aarch64 PACKAGE TEST...
+  pkg=$1; shift
+  if ! "$@" >/dev/null 2>&1; then aarch64_missing="$aarch64_missing $pkg"; fi
+}
+if [ -n "$cc_major" ]; then
+  a64cc=aarch64-linux-gnu-gcc-$cc_major
+  want_aarch64 "gcc-$cc_major-aarch64-linux-gnu" command -v "$a64cc"
+  want_aarch64 "gcc-$cc_major-plugin-dev-aarch64-linux-gnu" \
+    test -f "$($a64cc -print-file-name=plugin 2>/dev/null)/include/plugin-version.h"
+  want_aarch64 binutils-aarch64-linux-gnu command -v aarch64-linux-gnu-as
+  want_aarch64 libc6-dev-arm64-cross test -f /usr/aarch64-linux-gnu/include/stdio.h
+  want_aarch64 qemu-user command -v qemu-aarch64
+fi
+aarch64_known() { apt-cache show $aarch64_missing >/dev/null 2>&1; }
+
 case "${1:-check}" in
 check)
   if [ -n "$missing" ]; then echo "gorc: missing packages:$missing"; exit 1; fi
   echo "gorc: all dependencies present";;
 install)
-  [ -z "$missing" ] && { echo "gorc: all dependencies present"; exit 0; }
-  echo "gorc: installing:$missing"
+  [ -z "$missing$aarch64_missing" ] && { echo "gorc: all dependencies present"; exit 0; }
+  echo "gorc: installing:$missing$aarch64_missing"
   if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
@@ -65,8 +88,11 @@ install)
   if ! command -v "gcc-$SECOND_GCC" >/dev/null 2>&1 && second_known; then
     case " $missing " in *" gcc-$SECOND_GCC "*) ;; *) missing="$missing $second_pkgs";; esac
   fi
+  # The aarch64 tools where the distribution has them (optional).
   # shellcheck disable=SC2086
-  $SUDO apt-get install -y -qq --no-install-recommends $missing;;
+  if [ -n "$aarch64_missing" ] && aarch64_known; then missing="$missing $aarch64_missing"; fi
+  # shellcheck disable=SC2086
+  [ -z "$missing" ] || $SUDO apt-get install -y -qq --no-install-recommends $missing;;
 *)
   echo "usage: $0 check|install" >&2; exit 2;;
 esac

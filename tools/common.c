@@ -9,30 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const reg_names[16] = {
-  "rax", "rdx", "rcx", "rbx", "rsi", "rdi", "bp", "sp",
-  "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-};
-
-const char *gorc_reg_name(unsigned reg)
-{
-  return reg < 16 ? reg_names[reg] : "r?";
-}
-
-void gorc_format_cfa(const struct gorc_state *s, char *buf, size_t n)
+void gorc_format_cfa(const struct gorc_arch *a, const struct gorc_state *s, char *buf,
+                     size_t n)
 {
   switch (s->cfa_kind) {
   case GORC_CFA_SP:
     snprintf(buf, n, "cfa=sp%+" PRId64, s->cfa_off);
     break;
   case GORC_CFA_BP:
-    snprintf(buf, n, "cfa=bp%+" PRId64, s->cfa_off);
+    snprintf(buf, n, "cfa=%s%+" PRId64, a->fp_name, s->cfa_off);
     break;
   case GORC_CFA_REG:
-    snprintf(buf, n, "cfa=%s%+" PRId64, gorc_reg_name(s->cfa_reg), s->cfa_off);
+    snprintf(buf, n, "cfa=%s%+" PRId64, a->reg_name(s->cfa_reg), s->cfa_off);
     break;
   case GORC_CFA_DEREF:
-    snprintf(buf, n, "cfa=[%s%+" PRId64 "]", gorc_reg_name(s->cfa_reg), s->cfa_off);
+    snprintf(buf, n, "cfa=[%s%+" PRId64 "]", a->reg_name(s->cfa_reg), s->cfa_off);
     break;
   case GORC_CFA_UNDEFINED:
     snprintf(buf, n, "cfa=undefined");
@@ -46,37 +37,62 @@ void gorc_format_cfa(const struct gorc_state *s, char *buf, size_t n)
   }
 }
 
-void gorc_format_bp(const struct gorc_state *s, char *buf, size_t n)
+void gorc_format_bp(const struct gorc_arch *a, const struct gorc_state *s, char *buf, size_t n)
 {
   switch (s->bp_kind) {
   case GORC_BP_SAME:
-    snprintf(buf, n, "bp=same");
+    snprintf(buf, n, "%s=same", a->fp_name);
     break;
   case GORC_BP_CFA:
-    snprintf(buf, n, "bp=[cfa%+" PRId64 "]", s->bp_off);
+    snprintf(buf, n, "%s=[cfa%+" PRId64 "]", a->fp_name, s->bp_off);
     break;
   case GORC_BP_REG:
-    snprintf(buf, n, "bp=[%s%+" PRId64 "]", gorc_reg_name(s->bp_reg), s->bp_off);
+    snprintf(buf, n, "%s=[%s%+" PRId64 "]", a->fp_name, a->reg_name(s->bp_reg), s->bp_off);
     break;
   case GORC_BP_UNDEFINED:
-    snprintf(buf, n, "bp=undefined");
+    snprintf(buf, n, "%s=undefined", a->fp_name);
     break;
   default:
-    snprintf(buf, n, "bp=?kind%u", s->bp_kind);
+    snprintf(buf, n, "%s=?kind%u", a->fp_name, s->bp_kind);
     break;
   }
 }
 
-void gorc_format_state(const struct gorc_state *s, int cfa_width, char *buf, size_t n)
+void gorc_format_ra(const struct gorc_arch *a, const struct gorc_state *s, char *buf, size_t n)
 {
-  char c[64], b[64];
+  const char *sig = s->ra_signed ? " signed" : "";
+  if (!gorc_machine_ra_in_reg(a->machine)) {
+    snprintf(buf, n, "%s", "");
+    return;
+  }
+  switch (s->ra_kind) {
+  case GORC_RA_SAME:
+    snprintf(buf, n, "ra=%s%s", a->reg_name(a->dwarf_ra), sig);
+    break;
+  case GORC_RA_CFA:
+    snprintf(buf, n, "ra=[cfa%+" PRId64 "]%s", s->ra_off, sig);
+    break;
+  case GORC_RA_UNDEFINED:
+    snprintf(buf, n, "ra=undefined%s", sig);
+    break;
+  default:
+    snprintf(buf, n, "ra=?kind%u", s->ra_kind);
+    break;
+  }
+}
+
+void gorc_format_state(const struct gorc_arch *a, const struct gorc_state *s, int cfa_width,
+                       char *buf, size_t n)
+{
+  char c[64], b[64], r[64];
   if (s->cfa_kind == GORC_CFA_END) {
     snprintf(buf, n, "end");
     return;
   }
-  gorc_format_cfa(s, c, sizeof c);
-  gorc_format_bp(s, b, sizeof b);
-  snprintf(buf, n, "%-*s %s", cfa_width, c, b);
+  gorc_format_cfa(a, s, c, sizeof c);
+  gorc_format_bp(a, s, b, sizeof b);
+  gorc_format_ra(a, s, r, sizeof r);
+  snprintf(buf, n, "%-*s %s%s%s", cfa_width, c, b, r[0] ? " " : "", r);
 }
 
 void gorc_format_op(const struct gorc_rec_entry *e, char *buf, size_t n)

@@ -10,17 +10,22 @@
 #include "gorc/format.h"
 #include "elfload.h"
 
-/* DWARF register names as the text form uses them: rax rdx rcx rbx rsi
-   rdi bp sp r8..r15 (DWARF 0..15); others "r<N>?" (never valid).  */
-const char *gorc_reg_name(unsigned reg);
-
-/* "cfa=sp+8", "cfa=bp+16", "cfa=r10+0", "cfa=[bp-8]", "cfa=undefined".  */
-void gorc_format_cfa(const struct gorc_state *s, char *buf, size_t n);
-/* "bp=same", "bp=[cfa-16]", "bp=[bp+0]", "bp=undefined".  */
-void gorc_format_bp(const struct gorc_state *s, char *buf, size_t n);
-/* "cfa=sp+8 bp=same"; the CFA part padded to CFA_WIDTH columns (0: one
-   space).  */
-void gorc_format_state(const struct gorc_state *s, int cfa_width, char *buf, size_t n);
+/* State text; A names the registers.
+   "cfa=sp+8", "cfa=bp+16", "cfa=r10+0", "cfa=[bp-8]", "cfa=undefined"
+   (aarch64: "cfa=fp+16", "cfa=x9+0").  */
+void gorc_format_cfa(const struct gorc_arch *a, const struct gorc_state *s, char *buf,
+                     size_t n);
+/* "bp=same", "bp=[cfa-16]", "bp=[bp+0]", "bp=undefined" (aarch64: "fp=...").  */
+void gorc_format_bp(const struct gorc_arch *a, const struct gorc_state *s, char *buf, size_t n);
+/* Machines whose return address is in a register at a call (aarch64):
+   "ra=x30", "ra=[cfa-24]", "ra=undefined", each followed by " signed"
+   when it carries a pointer authentication code; x86-64: "" (always at
+   cfa-8).  */
+void gorc_format_ra(const struct gorc_arch *a, const struct gorc_state *s, char *buf, size_t n);
+/* "cfa=sp+8 bp=same" (aarch64: "cfa=sp+32 fp=[cfa-32] ra=[cfa-24] signed");
+   the CFA part padded to CFA_WIDTH columns (0: one space).  */
+void gorc_format_state(const struct gorc_arch *a, const struct gorc_state *s, int cfa_width,
+                       char *buf, size_t n);
 
 struct gorc_rec_entry {
   uint64_t addr;

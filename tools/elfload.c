@@ -225,18 +225,14 @@ static int apply_rela(struct gorc_elf *g, size_t ri)
     memcpy(&r, rs->data + k * sizeof r, sizeof r);
     unsigned type = ELF64_R_TYPE(r.r_info);
     size_t symi = ELF64_R_SYM(r.r_info);
-    unsigned width;
-    int pcrel = 0;
-    switch (type) {
-    case R_X86_64_NONE: continue;
-    case R_X86_64_64: width = 8; break;
-    case R_X86_64_PC64: width = 8; pcrel = 1; break;
-    case R_X86_64_PC32: case R_X86_64_PLT32: width = 4; pcrel = 1; break;
-    case R_X86_64_32: case R_X86_64_32S: width = 4; break;
-    default:
-      return fail(g, "section [%zu] '%s' entry %zu: unsupported relocation type %u for '%s'"
-                  " at offset 0x%" PRIx64, ri, rs->name, k, type, t->name, r.r_offset);
-    }
+    struct gorc_reloc how;
+    if (g->arch->reloc(type, &how) != 0)
+      return fail(g, "section [%zu] '%s' entry %zu: unsupported %s relocation type %u for '%s'"
+                  " at offset 0x%" PRIx64, ri, rs->name, k, g->arch->name, type, t->name,
+                  r.r_offset);
+    if (how.width == 0)
+      continue;
+    unsigned width = how.width;
     if (r.r_offset > t->size || t->size - r.r_offset < width)
       return fail(g, "section [%zu] '%s' entry %zu: relocation offset 0x%" PRIx64
                   " outside '%s' (size 0x%zx)", ri, rs->name, k, r.r_offset, t->name, t->size);
@@ -245,10 +241,10 @@ static int apply_rela(struct gorc_elf *g, size_t ri)
     if (symbol_value(g, &v, symi, rs->name, r.r_offset, &s, &defined) != 0)
       return -1;
     uint64_t p = t->shdr.sh_addr + r.r_offset;
-    uint64_t val = s + (uint64_t)r.r_addend - (pcrel ? p : 0);
-    if (width == 4 && defined) {
+    uint64_t val = s + (uint64_t)r.r_addend - (how.pcrel ? p : 0);
+    if (width == 4 && defined && how.range != GORC_RELOC_ANY) {
       int ok;
-      if (type == R_X86_64_32)
+      if (how.range == GORC_RELOC_UNSIGNED)
         ok = val <= 0xffffffffu;
       else
         ok = (int64_t)val >= INT32_MIN && (int64_t)val <= INT32_MAX;
@@ -452,7 +448,7 @@ int gorc_elf_open(struct gorc_elf *g, const char *path)
   if (g->size < EI_NIDENT || memcmp(g->buf, ELFMAG, SELFMAG) != 0)
     return fail(g, "not an ELF file");
   if (g->buf[EI_CLASS] != ELFCLASS64 || g->buf[EI_DATA] != ELFDATA2LSB)
-    return fail(g, "not a 64-bit little-endian ELF file (gorc supports x86-64 only)");
+    return fail(g, "not a 64-bit little-endian ELF file (gorc supports %s)", gorc_arch_names());
 
   g->elf = elf_memory((char *)g->buf, g->size);
   if (!g->elf || elf_kind(g->elf) != ELF_K_ELF)
@@ -460,8 +456,10 @@ int gorc_elf_open(struct gorc_elf *g, const char *path)
   GElf_Ehdr eh;
   if (!gelf_getehdr(g->elf, &eh))
     return fail(g, "cannot read ELF header: %s", elf_errmsg(-1));
-  if (eh.e_machine != EM_X86_64)
-    return fail(g, "not an x86-64 file (e_machine %u)", (unsigned)eh.e_machine);
+  g->arch = gorc_arch_for(eh.e_machine);
+  if (!g->arch)
+    return fail(g, "not a file for a machine gorc supports (%s): e_machine %u",
+                gorc_arch_names(), (unsigned)eh.e_machine);
   g->e_type = eh.e_type;
   g->e_machine = eh.e_machine;
   if (eh.e_shoff != 0) {

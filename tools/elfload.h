@@ -11,7 +11,8 @@
    see a normal address space.  (.note.gorc is not relocated: its offsets
    refer to __start_/__stop_ symbols that only a final link defines.)
 
-   Only 64-bit little-endian x86-64 files are accepted.  Every offset and
+   Only 64-bit little-endian files of a machine with a port in tools/arch-*.c
+   (x86-64, aarch64) are accepted.  Every offset and
    size read from the file is checked; errors are reported as text in
    g->err naming the section and offset, never by crashing.  */
 
@@ -21,6 +22,8 @@
 #include <gelf.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "arch.h"
 
 #define GORC_REL_BASE 0x10000
 
@@ -48,6 +51,7 @@ struct gorc_elf {
   int is_rel;              /* ET_REL: addresses were assigned by the loader */
   unsigned e_type;
   unsigned e_machine;
+  const struct gorc_arch *arch;  /* the port for e_machine */
   size_t shnum;
   struct gorc_sec *secs;   /* shnum entries; [0] is the null section */
   size_t *by_addr;         /* SHF_ALLOC sections with size, sorted by address */

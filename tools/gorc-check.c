@@ -32,9 +32,9 @@ static void usage(FILE *f)
 "Check the gorc records (gorc_unwind_index and gorc_unwind, format version 2)\n"
 "of each ELF object, executable or shared library against its CFI (.eh_frame\n"
 "and .debug_frame, read by libdw).\n"
-"Every code byte that CFI covers is looked up in the records and the CFA and\n"
-"rbp rules are compared.  Relocatable objects are laid out and relocated in\n"
-"memory first.\n"
+"Every code byte that CFI covers is looked up in the records and the CFA,\n"
+"frame pointer (rbp, x29) and return-address rules are compared.  Relocatable\n"
+"objects are laid out and relocated in memory first.  x86-64 and aarch64.\n"
 "\n"
 "  --strict         count records 'undefined' against inexpressible CFI as a\n"
 "                   mismatch, and check toolchain code (see below) too\n"
@@ -58,8 +58,9 @@ static void usage(FILE *f)
 "says so' and '; Z bytes toolchain code skipped'.\n"
 "\n"
 "CFI that the format cannot express (a CFA expression other than reg+off or\n"
-"*(reg+off), an rbp rule other than same/undefined/at cfa+k/at reg+k, or a\n"
-"return address not at cfa-8) is shown as {DW_OP_...}.  Records saying\n"
+"*(reg+off), a frame pointer rule other than same/undefined/at cfa+k/at reg+k,\n"
+"a return address not at cfa-8 on x86-64, not in x30/at cfa+k/undefined on\n"
+"aarch64) is shown as {DW_OP_...}.  Records saying\n"
 "cfa=undefined (or bp=undefined) there agree, since an unwinder then stops\n"
 "safely; any other records state is a mismatch.\n"
 "Where the records differ from GCC's CFI on purpose: after a leave or pop %%rbp\n"
@@ -73,7 +74,7 @@ static void usage(FILE *f)
 "runtime start files, libc_nonshared.a and the libgcc.a pieces GCC links in\n"
 "(_start, _init, _fini, frame_dummy, register_tm_clones, __do_global_dtors_aux,\n"
 "__gmon_start__, atexit, __stack_chk_fail_local, __cpu_indicator_init,\n"
-"__morestack*, __splitstack_*, ...; local functions by their STT_FILE:\n"
+"__morestack*, __splitstack_*, the soft-fp __*tf3 ...; local functions by their STT_FILE:\n"
 "crtstuff.c, cpuinfo.o, generic-morestack.o, ...) are skipped, since no\n"
 "compiler with the plugin built them.  --strict checks them too.\n"
 "\n"
@@ -81,7 +82,14 @@ static void usage(FILE *f)
 "uncovered byte or a file without CFI; 2 an error (unreadable file, not ELF,\n"
 "version 1 records, corrupt or inconsistent records, unreadable CFI).  A bad\n"
 "range is reported and left out, the others are still checked; an index not\n"
-"sorted by address is a note (after ld -r) or a warning (in a linked file).\n", prog);
+"sorted by address is a note (after ld -r) or a warning (in a linked file).\n"
+"\n"
+"aarch64: libdw keeps no state for DW_CFA_AARCH64_negate_ra_state, so whether\n"
+"the return address is signed is checked against the code instead: set after\n"
+"paciasp/pacibsp, clear after autiasp/autibsp, unchanged across any other\n"
+"instruction that falls through (a mismatch is reported as 'mismatch (signed\n"
+"return address)').  After ret, b, br, brk, udf and at a range's start the\n"
+"code says nothing and the flag is not checked.\n", prog);
 }
 
 /* ---- libdw answers as gorc states ---- */
@@ -234,53 +242,49 @@ static void format_ops(const Dwarf_Op *ops, size_t n, char *buf, size_t len)
     strcpy(buf + len - 5, "...}");
 }
 
-/* Convert the frame at one row into O.  Returns 0, or -1 on a libdw error
-   (message in ERR).  */
-static int convert_frame(Dwarf_Frame *f, int ra_reg, struct oracle *o, char *err, size_t elen)
+/* Can the records name REG as a CFA base (sp has a kind of its own) or
+   as the base a frame pointer is saved relative to?  */
+static int reg_nameable(const struct gorc_arch *a, uint64_t reg, int sp_ok)
 {
-  Dwarf_Op *ops = NULL, mem[3];
-  size_t nops = 0;
+  return reg <= gorc_machine_max_reg(a->machine) || (sp_ok && reg == a->dwarf_sp);
+}
+
+static void convert_cfa(const struct gorc_arch *a, const Dwarf_Op *ops, size_t nops,
+                        struct oracle *o, char *txt, size_t tlen)
+{
   struct sval v;
   int isval;
-  char cfa_txt[256], bp_txt[256], ra_txt[256] = "";
-
-  memset(o, 0, sizeof *o);
-  if (dwarf_frame_cfa(f, &ops, &nops) != 0) {
-    snprintf(err, elen, "dwarf_frame_cfa: %s", dwarf_errmsg(-1));
-    return -1;
-  }
   if (nops == 0) {
     o->st.cfa_kind = GORC_CFA_UNDEFINED;
-  } else if (eval_ops(ops, nops, &v, &isval) == 0 && !isval && v.reg <= GORC_DWARF_MAX_GPR
-             && (v.kind == V_REG || v.kind == V_DEREF)) {
-    if (v.kind == V_DEREF) {
-      o->st.cfa_kind = GORC_CFA_DEREF;
-      o->st.cfa_reg = (uint8_t)v.reg;
-      o->st.cfa_off = v.off;
-    } else {
-      gorc_state_set_cfa_reg(&o->st, GORC_MACHINE_X86_64, (unsigned)v.reg, v.off);
-    }
+  } else if (eval_ops(ops, nops, &v, &isval) == 0 && !isval && v.kind == V_DEREF
+             && reg_nameable(a, v.reg, 0)) {
+    o->st.cfa_kind = GORC_CFA_DEREF;
+    o->st.cfa_reg = (uint8_t)v.reg;
+    o->st.cfa_off = v.off;
+  } else if (eval_ops(ops, nops, &v, &isval) == 0 && !isval && v.kind == V_REG
+             && reg_nameable(a, v.reg, 1)) {
+    gorc_state_set_cfa_reg(&o->st, a->machine, (unsigned)v.reg, v.off);
   } else {
     o->cfa_bad = 1;
   }
   if (o->cfa_bad) {
     char t[200];
     format_ops(ops, nops, t, sizeof t);
-    snprintf(cfa_txt, sizeof cfa_txt, "cfa=%s", t);
+    snprintf(txt, tlen, "cfa=%s", t);
   } else {
-    gorc_format_cfa(&o->st, cfa_txt, sizeof cfa_txt);
+    gorc_format_cfa(a, &o->st, txt, tlen);
   }
+}
 
-  ops = NULL;
-  nops = 0;
-  if (dwarf_frame_register(f, GORC_DWARF_RBP, mem, &ops, &nops) != 0) {
-    snprintf(err, elen, "dwarf_frame_register(rbp): %s", dwarf_errmsg(-1));
-    return -1;
-  }
+static void convert_fp(const struct gorc_arch *a, const Dwarf_Op *ops, size_t nops,
+                       struct oracle *o, char *txt, size_t tlen)
+{
+  struct sval v;
+  int isval;
   if (nops == 0) {
     o->st.bp_kind = ops == NULL ? GORC_BP_SAME : GORC_BP_UNDEFINED;
   } else if (eval_ops(ops, nops, &v, &isval) == 0 && !isval
-             && (v.kind == V_CFA || (v.kind == V_REG && v.reg <= GORC_DWARF_MAX_GPR))) {
+             && (v.kind == V_CFA || (v.kind == V_REG && reg_nameable(a, v.reg, 0)))) {
     o->st.bp_off = v.off;
     if (v.kind == V_CFA) {
       o->st.bp_kind = GORC_BP_CFA;
@@ -294,31 +298,81 @@ static int convert_frame(Dwarf_Frame *f, int ra_reg, struct oracle *o, char *err
   if (o->bp_bad) {
     char t[200];
     format_ops(ops, nops, t, sizeof t);
-    snprintf(bp_txt, sizeof bp_txt, "bp=%s", t);
+    snprintf(txt, tlen, "%s=%s", a->fp_name, t);
   } else {
-    gorc_format_bp(&o->st, bp_txt, sizeof bp_txt);
+    gorc_format_bp(a, &o->st, txt, tlen);
   }
+}
 
-  /* The format assumes the return address at cfa-8.  */
+/* The return address: in its register (same value), undefined, or saved
+   at cfa+k.  A machine whose calls push it (x86-64) has records for
+   "at cfa-8" only: anything else is inexpressible (and printed).  */
+static void convert_ra(const struct gorc_arch *a, const Dwarf_Op *ops, size_t nops,
+                       struct oracle *o, char *txt, size_t tlen)
+{
+  struct sval v;
+  int isval;
+  char t[200];
+  if (nops == 0) {
+    o->st.ra_kind = ops == NULL ? GORC_RA_SAME : GORC_RA_UNDEFINED;
+  } else if (eval_ops(ops, nops, &v, &isval) == 0 && !isval && v.kind == V_CFA) {
+    o->st.ra_kind = GORC_RA_CFA;
+    o->st.ra_off = v.off;
+  } else {
+    o->cfa_bad = 1;
+    format_ops(ops, nops, t, sizeof t);
+    snprintf(txt, tlen, " ra=%s", t);
+    return;
+  }
+  if (gorc_machine_ra_in_reg(a->machine)) {
+    gorc_format_ra(a, &o->st, t, sizeof t);
+    snprintf(txt, tlen, " %s", t);
+    return;
+  }
+  if (o->st.ra_kind == GORC_RA_CFA && o->st.ra_off == -8) {
+    snprintf(txt, tlen, "%s", "");
+    return;
+  }
+  o->cfa_bad = 1;
+  if (o->st.ra_kind == GORC_RA_CFA)
+    snprintf(txt, tlen, " ra=[cfa%+" PRId64 "]", o->st.ra_off);
+  else
+    snprintf(txt, tlen, " ra=%s", o->st.ra_kind == GORC_RA_SAME ? "same" : "undefined");
+}
+
+/* Convert the frame at one row into O.  Returns 0, or -1 on a libdw error
+   (message in ERR).  libdw has no word for aarch64's signed return
+   address (it skips DW_CFA_AARCH64_negate_ra_state), so O's ra_signed
+   stays 0 and agree() leaves it to check_ra_signing.  */
+static int convert_frame(const struct gorc_arch *a, Dwarf_Frame *f, int ra_reg,
+                         struct oracle *o, char *err, size_t elen)
+{
+  Dwarf_Op *ops = NULL, mem[3];
+  size_t nops = 0;
+  char cfa_txt[256], bp_txt[256], ra_txt[256] = "";
+
+  memset(o, 0, sizeof *o);
+  if (dwarf_frame_cfa(f, &ops, &nops) != 0) {
+    snprintf(err, elen, "dwarf_frame_cfa: %s", dwarf_errmsg(-1));
+    return -1;
+  }
+  convert_cfa(a, ops, nops, o, cfa_txt, sizeof cfa_txt);
+
+  ops = NULL;
+  nops = 0;
+  if (dwarf_frame_register(f, (int)a->dwarf_fp, mem, &ops, &nops) != 0) {
+    snprintf(err, elen, "dwarf_frame_register(%s): %s", a->fp_name, dwarf_errmsg(-1));
+    return -1;
+  }
+  convert_fp(a, ops, nops, o, bp_txt, sizeof bp_txt);
+
   ops = NULL;
   nops = 0;
   if (ra_reg < 0 || dwarf_frame_register(f, ra_reg, mem, &ops, &nops) != 0) {
     snprintf(err, elen, "dwarf_frame_register(ra): %s", dwarf_errmsg(-1));
     return -1;
   }
-  if (nops == 0) {
-    o->cfa_bad = 1;
-    snprintf(ra_txt, sizeof ra_txt, " ra=%s", ops == NULL ? "same" : "undefined");
-  } else if (!(eval_ops(ops, nops, &v, &isval) == 0 && !isval && v.kind == V_CFA
-               && v.off == -8)) {
-    char t[200];
-    o->cfa_bad = 1;
-    format_ops(ops, nops, t, sizeof t);
-    snprintf(ra_txt, sizeof ra_txt, " ra=%s", t);
-  } else {
-    o->st.ra_kind = GORC_RA_CFA;
-    o->st.ra_off = -8;
-  }
+  convert_ra(a, ops, nops, o, ra_txt, sizeof ra_txt);
   snprintf(o->text, sizeof o->text, "%s %s%s", cfa_txt, bp_txt, ra_txt);
   return 0;
 }
@@ -328,6 +382,10 @@ static int convert_frame(Dwarf_Frame *f, int ra_reg, struct oracle *o, char *err
 static int agree(const struct gorc_state *rec, const struct oracle *o, int strict,
                  int *lenient)
 {
+  struct gorc_state cfi = o->st;
+  /* libdw cannot say whether the return address is signed: that flag is
+     checked against the code instead (check_ra_signing).  */
+  cfi.ra_signed = rec->ra_signed;
   *lenient = 0;
   if (o->cfa_bad || o->st.cfa_kind == GORC_CFA_UNDEFINED) {
     if (rec->cfa_kind != GORC_CFA_UNDEFINED)
@@ -339,14 +397,14 @@ static int agree(const struct gorc_state *rec, const struct oracle *o, int stric
     return 1;
   }
   if (o->bp_bad) {
-    struct gorc_state tmp = o->st;
+    struct gorc_state tmp = cfi;
     tmp.bp_kind = GORC_BP_UNDEFINED;
     if (!gorc_state_equal(rec, &tmp))
       return 0;
     *lenient = 1;
     return !strict;
   }
-  return gorc_state_equal(rec, &o->st);
+  return gorc_state_equal(rec, &cfi);
 }
 
 /* ---- one file ---- */
@@ -381,6 +439,7 @@ struct file_check {
   csh dis;                /* the disassembler, for restored_bp_accepted */
   int dis_open;
   uint64_t total, agreeing, mismatched, uncovered, records_only, lenient, skipped, restored;
+  uint64_t ra_checked, ra_auth_insns, ra_mismatched;  /* check_ra_signing */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -417,7 +476,7 @@ static void flush(struct file_check *fc, struct source *s)
   case 1:
   case 4:
   case 5:
-    gorc_format_state(&s->prec, 0, rec, sizeof rec);
+    gorc_format_state(fc->g->arch, &s->prec, 0, rec, sizeof rec);
     report(fc, "%s:%s %s: %s (%" PRIu64 " %s): records %s, %s %s\n", fc->path, where, sym,
            kind == 1 ? "mismatch" : kind == 4 ? "undefined, accepted"
                                   : "rbp restored before the CFI says so, accepted",
@@ -467,6 +526,9 @@ static const char *const toolchain_funcs[] = {
   "__cpu_indicator_init", "__morestack*", "__generic_morestack*",
   "__generic_releasestack", "__generic_findstack", "__splitstack_*",
   "__stack_split_initialize",
+  /* libgcc.a: soft-fp for 128-bit floating point (aarch64's long double,
+     __float128), pulled in by programs that use it */
+  "__*tf3", "__*tf2", "__trunctf*", "__fix*tf*i", "__float*itf", "__sfp_handle_exceptions",
 };
 /* Source or object names of the STT_FILE symbols local functions follow.  */
 static const char *const toolchain_files[] = {
@@ -523,7 +585,7 @@ static void query(struct file_check *fc, struct source *s, uint64_t a)
   bool signal = false;
   int ra = dwarf_frame_info(f, &start, &end, &signal);
   char err[256];
-  if (convert_frame(f, ra, &s->o, err, sizeof err) != 0) {
+  if (convert_frame(fc->g->arch, f, ra, &s->o, err, sizeof err) != 0) {
     if (fc->libdw_errors++ < 10)
       fprintf(stderr, "%s: %s: error: %s CFI for 0x%" PRIx64 ": %s\n", prog, fc->path,
               s->name, a, err);
@@ -724,6 +786,66 @@ static void sweep_section(struct file_check *fc, const struct gorc_sec *sec)
     flush(fc, &fc->src[k]);
 }
 
+/* ---- the signed return address (aarch64 pointer authentication) ----
+
+   libdw reads DW_CFA_AARCH64_negate_ra_state but keeps no state for it
+   (elfutils 0.188, libdw/cfi.c: "not handled yet"), so the CFI cannot be
+   asked whether the return address is signed at an address.  The records'
+   flag is checked against the code instead, which is what signs and
+   authenticates: at every instruction boundary inside one range where the
+   instruction before falls through, the flag must be what that
+   instruction leaves (set after paciasp/pacibsp, clear after
+   autiasp/autibsp, else unchanged), and paci*sp must meet it clear,
+   auti*sp and retaa/retab set.  Where control cannot fall through (after
+   ret, b, br, brk, udf) and at a range's start the code says nothing, so
+   only there is the flag unchecked.  */
+
+static void ra_mismatch(struct file_check *fc, uint64_t a, const char *why)
+{
+  char sym[256];
+  fc->ra_mismatched++;
+  if (fc->op->quiet)
+    return;
+  gorc_elf_symbolize(fc->g, a, 0, sym, sizeof sym);
+  report(fc, "%s:0x%" PRIx64 " %s: mismatch (signed return address): %s\n", fc->path, a, sym,
+         why);
+}
+
+static void check_ra_signing(struct file_check *fc, const struct gorc_sec *sec)
+{
+  const struct gorc_arch *arch = fc->g->arch;
+  uint64_t base = sec->shdr.sh_addr;
+  long prev_range = -1;
+  int prev_falls = 0, signed_after_prev = 0;
+  struct gorc_insn_info insn;
+
+  for (uint64_t off = 0; off < sec->size; off += insn.len) {
+    uint64_t a = base + off, next;
+    struct gorc_state st;
+    if (arch->insn_info(sec->data + off, sec->size - off, &insn) != 0)
+      break;
+    long ri = gorc_table_lookup(fc->t, a, &st, &next);
+    if (ri < 0) {
+      prev_range = -1;
+      continue;
+    }
+    fc->ra_checked++;
+    if (ri == prev_range && prev_falls && st.ra_signed != signed_after_prev)
+      ra_mismatch(fc, a, st.ra_signed ? "records say signed, the code before leaves it unsigned"
+                                      : "records say unsigned, the code before leaves it signed");
+    if (insn.ra == GORC_RA_EFFECT_SIGN && st.ra_signed)
+      ra_mismatch(fc, a, "records say signed at the instruction that signs it");
+    if ((insn.ra == GORC_RA_EFFECT_AUTH || insn.ra == GORC_RA_EFFECT_AUTH_RET) && !st.ra_signed)
+      ra_mismatch(fc, a, "records say unsigned at the instruction that authenticates it");
+    if (insn.ra != GORC_RA_EFFECT_NONE)
+      fc->ra_auth_insns++;
+    signed_after_prev = insn.ra == GORC_RA_EFFECT_SIGN ? 1
+                        : insn.ra == GORC_RA_EFFECT_AUTH ? 0 : st.ra_signed;
+    prev_falls = insn.falls_through;
+    prev_range = ri;
+  }
+}
+
 static int has_section(const struct gorc_elf *g, const char *name)
 {
   for (size_t i = 1; i < g->shnum; i++)
@@ -815,8 +937,11 @@ static int check_file(const char *path, const struct options *op)
 
   for (size_t k = 0; k < g.nby_addr; k++) {
     const struct gorc_sec *s = &g.secs[g.by_addr[k]];
-    if ((s->shdr.sh_flags & SHF_EXECINSTR) && s->shdr.sh_type != SHT_NOBITS && s->data)
-      sweep_section(&fc, s);
+    if (!(s->shdr.sh_flags & SHF_EXECINSTR) || s->shdr.sh_type == SHT_NOBITS || !s->data)
+      continue;
+    sweep_section(&fc, s);
+    if (g.arch->insn_info)
+      check_ra_signing(&fc, s);
   }
   if (fc.suppressed)
     printf("%s: ... %ld more\n", path, fc.suppressed);
@@ -840,8 +965,12 @@ static int check_file(const char *path, const struct options *op)
     printf("; %" PRIu64 " bytes rbp restored before the CFI says so", fc.restored);
   if (fc.skipped)
     printf("; %" PRIu64 " bytes toolchain code skipped", fc.skipped);
+  if (g.arch->insn_info)
+    printf("; signed return address: %" PRIu64 " instructions checked against the code (%"
+           PRIu64 " sign or authenticate), %" PRIu64 " mismatched", fc.ra_checked,
+           fc.ra_auth_insns, fc.ra_mismatched);
   putchar('\n');
-  if ((fc.mismatched || fc.uncovered) && fc.status < 1)
+  if ((fc.mismatched || fc.uncovered || fc.ra_mismatched) && fc.status < 1)
     fc.status = 1;
 
 out:

@@ -30,7 +30,10 @@ static void usage(FILE *f)
 "    ADDR FUNC+OFF  cfa=... bp=... (OP)  one line per entry\n"
 "    ADDR FUNC+OFF  end                  the end of the range\n"
 "States: cfa=sp+8 cfa=bp+16 cfa=r10+0 cfa=[bp-8] cfa=undefined;\n"
-"bp=same bp=[cfa-16] bp=[bp+0] bp=undefined.  OP is how the entry is\n"
+"bp=same bp=[cfa-16] bp=[bp+0] bp=undefined.  aarch64 (x29 is fp):\n"
+"cfa=fp+16 fp=[cfa-16], and the return address ra=x30 ra=[cfa-8]\n"
+"ra=undefined, followed by ' signed' where it carries a pointer\n"
+"authentication code (between paciasp and autiasp).  OP is how the entry is\n"
 "encoded when it is not a full state: (push) or (pop), the previous state\n"
 "with the CFA offset moved by one slot, or (back K), the state of the K-th\n"
 "entry before.  An entry followed by another at the same address is\n"
@@ -88,7 +91,7 @@ static void print_range(const struct gorc_elf *g, const struct gorc_table *t,
     if (l > symw)
       symw = l;
     if (!is_end) {
-      gorc_format_cfa(&e[i].state, st, sizeof st);
+      gorc_format_cfa(g->arch, &e[i].state, st, sizeof st);
       l = (int)strlen(st);
       if (l > cfaw)
         cfaw = l;
@@ -97,7 +100,7 @@ static void print_range(const struct gorc_elf *g, const struct gorc_table *t,
   for (size_t i = 0; i < r->count; i++) {
     int is_end = e[i].state.cfa_kind == GORC_CFA_END;
     gorc_elf_symbolize(g, e[i].addr, is_end || e[i].addr == r->end, sym, sizeof sym);
-    gorc_format_state(&e[i].state, cfaw + 1, st, sizeof st);
+    gorc_format_state(g->arch, &e[i].state, cfaw + 1, st, sizeof st);
     gorc_format_op(&e[i], op, sizeof op);
     int superseded = !is_end && i + 1 < r->count && e[i + 1].addr == e[i].addr;
     printf("  0x%" PRIx64 " %-*s  %s%s%s%s", e[i].addr, symw, sym, st, op[0] ? " " : "", op,

@@ -113,6 +113,10 @@ struct gorc_state {
   uint8_t bp_reg;         /* DWARF register for GORC_BP_REG */
   uint8_t ra_kind;        /* enum gorc_ra_kind */
   uint8_t aux_kind;       /* enum gorc_aux_kind */
+  uint8_t ra_signed;      /* aarch64: the return address carries a pointer
+                             authentication code (between paciasp and
+                             autiasp): strip it before use.  Always 0 on
+                             x86-64. */
   int64_t cfa_off;
   int64_t bp_off;
   int64_t ra_off;
@@ -144,7 +148,11 @@ enum gorc_op {
      GORC_BPCODE_OTHER  one more byte: GORC_BPX_UNDEFINED, or GORC_BPX_REG
                         then bp_reg and bp_off
    On machines whose return address is in a register at a call
-   (aarch64), an RA byte follows the head: GORC_RACODE_*.
+   (aarch64), an RA byte follows the head: a GORC_RACODE_* rule in its
+   low two bits, and GORC_RACODE_SIGNED when the return address is signed
+   (pointer authentication: DWARF's "negate RA state", which GCC prints
+   as .cfi_window_save).  The signed flag is its own bit, not part of the
+   rule, so PREV copies the rule only.
    Operands follow in this order, each only when needed:
      ra code (1 byte)   aarch64 only
      cfa_reg (1 byte)   for GORC_CFA_REG and GORC_CFA_DEREF
@@ -168,6 +176,8 @@ enum gorc_op {
 #define GORC_RACODE_CFA 1
 #define GORC_RACODE_PREV 2
 #define GORC_RACODE_UNDEFINED 3
+#define GORC_RACODE_RULE_MASK 0x03
+#define GORC_RACODE_SIGNED 0x04
 #define GORC_LEB_MAX_BYTES 10
 /* Operand bytes of the longest entry (BACK's 1 or a STATE's).  */
 #define GORC_OPERANDS_MAX_BYTES (1 + 1 + 1 + 10 + 1 + 1 + 10 + 10)
@@ -231,6 +241,7 @@ static inline struct gorc_state gorc_entry_state(unsigned machine)
   s.bp_kind = GORC_BP_SAME;
   s.bp_reg = 0;
   s.aux_kind = GORC_AUX_UNKNOWN;
+  s.ra_signed = 0;
   s.bp_off = s.aux_off = 0;
   if (gorc_machine_ra_in_reg(machine)) {
     s.cfa_off = 0;
@@ -264,6 +275,7 @@ static inline int gorc_bp_rule_equal(const struct gorc_state *a, const struct go
              || a->bp_off == b->bp_off);
 }
 
+/* The rule alone (PREV); gorc_state_equal also compares ra_signed.  */
 static inline int gorc_ra_rule_equal(const struct gorc_state *a, const struct gorc_state *b)
 {
   return a->ra_kind == b->ra_kind && (a->ra_kind != GORC_RA_CFA || a->ra_off == b->ra_off);
@@ -282,7 +294,8 @@ static inline int gorc_state_equal(const struct gorc_state *a,
   return a->cfa_kind == b->cfa_kind
          && (!gorc_cfa_has_reg(a->cfa_kind) || a->cfa_reg == b->cfa_reg)
          && (!gorc_cfa_has_off(a->cfa_kind) || a->cfa_off == b->cfa_off)
-         && gorc_bp_rule_equal(a, b) && gorc_ra_rule_equal(a, b) && gorc_aux_rule_equal(a, b);
+         && gorc_bp_rule_equal(a, b) && gorc_ra_rule_equal(a, b)
+         && a->ra_signed == b->ra_signed && gorc_aux_rule_equal(a, b);
 }
 
 /* CFA = DWARF register REG + OFF: sp and fp have kinds of their own,
@@ -474,7 +487,7 @@ static inline size_t gorc_encode_state(unsigned machine, const struct gorc_state
       ra_code = GORC_RACODE_CFA;
     else
       ra_code = GORC_RACODE_UNDEFINED;
-    out[n++] = (uint8_t)ra_code;
+    out[n++] = (uint8_t)(ra_code | (s->ra_signed ? GORC_RACODE_SIGNED : 0));
   }
   if (s->cfa_kind == GORC_CFA_REG || s->cfa_kind == GORC_CFA_DEREF)
     out[n++] = s->cfa_reg;
@@ -599,6 +612,10 @@ static inline int gorc_decode_ra_code(const uint8_t **pp, const uint8_t *end,
   if (*pp >= end)
     return GORC_DECODE_TRUNCATED;
   *code = *(*pp)++;
+  if (*code & ~(unsigned)(GORC_RACODE_RULE_MASK | GORC_RACODE_SIGNED))
+    return GORC_DECODE_BAD_STATE;
+  s->ra_signed = (*code & GORC_RACODE_SIGNED) != 0;
+  *code &= GORC_RACODE_RULE_MASK;
   switch (*code) {
   case GORC_RACODE_SAME:
     s->ra_kind = GORC_RA_SAME;
@@ -634,6 +651,7 @@ static inline int gorc_decode_state(const uint8_t **pp, const uint8_t *end, unsi
   s->cfa_kind = head & GORC_HEAD_CFA_MASK;
   s->bp_kind = GORC_BP_SAME;
   s->aux_kind = GORC_AUX_UNKNOWN;
+  s->ra_signed = 0;
   s->cfa_reg = s->bp_reg = 0;
   s->cfa_off = s->bp_off = s->ra_off = s->aux_off = 0;
 
