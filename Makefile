@@ -91,7 +91,7 @@ TOOLS = tools/gorc-dump tools/gorc-check
 include runtime/Makefile.inc
 include mk/dropin.mk
 
-all: $(PLUGIN) $(PLUGINS) $(TOOLS) $(RUNTIME_LIBS)
+all: $(PLUGIN) $(PLUGINS) $(TOOLS) $(RUNTIME_LIBS) $(if $(HAVE_AARCH64),$(A64_RT_LIBS))
 
 deps:
 	CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh install
