@@ -77,7 +77,7 @@ PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/arch-x86_64.h plugin/arch
 	include/gorc/static_call_desc.h
 TOOL_COMMON = tools/common.c tools/elfload.c tools/arch.c tools/arch-x86_64.c \
 	tools/arch-aarch64.c
-TOOL_HDRS = tools/common.h tools/elfload.h tools/arch.h include/gorc/format.h
+TOOL_HDRS = tools/common.h tools/elfload.h tools/arch.h include/gorc/format.h include/gorc/symrank.h
 
 PLUGIN = plugin/gorc.so
 plugin_for = plugin/gcc-$(1)/gorc.so
@@ -179,7 +179,7 @@ bench: all
 	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
 
 clean: runtime-clean
-	rm -f $(PLUGIN) $(TOOLS)
+	rm -f $(PLUGIN) $(TOOLS) $(DROPIN_TOOLS) tools/profile.pb-c.c tools/profile.pb-c.h
 	rm -rf $(wildcard plugin/gcc-[0-9]*)
 	rm -rf testsuite/out
 	-$(MAKE) -C examples clean

@@ -1,6 +1,6 @@
 # gorc as a drop-in (issue 5), included by the top-level Makefile:
 #   tools/gorc-gcc, tools/gorc-g++   compiler wrappers (build-tree paths)
-#   tools/gorc-prof                  sampling profiler (libgorc-preload.so)
+#   tools/gorc-prof                  sampling profiler (perf events; --preload)
 #   make check-projects              real projects built with CC=gorc-gcc
 #   make install / uninstall         mk/install.mk
 
@@ -25,12 +25,27 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 	$(call gorc_wrapper,gorc-g++,$(CXX),$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/runtime/include,GORC_CXX,$(BUILD_PLUGINS)) >$@.tmp
 	chmod +x $@.tmp && mv $@.tmp $@
 
-# The symbol reader is libgorc's (runtime/src/elfsym.c), shared with the
-# crash handler.
-PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c runtime/src/elfsym.c
-PROF_HDRS = include/gorc/prof.h tools/prof-svg.h runtime/src/elfsym.h
+# The symbol reader (include/gorc/elf_symbols.h) is the crash handler's,
+# the .eh_frame reader (include/gorc/eh_frame.h) libgorc's, run over the
+# bytes of a file; libgorc's x86-64 port (runtime/src/x86_64/arch.h)
+# gives the signal frame's layout.
+PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c tools/prof-data.c tools/prof-fold.c \
+	tools/prof-preload.c tools/prof-record.c tools/prof-feed.c tools/prof-perf.c \
+	tools/prof-unwind.c tools/prof-perfdata.c tools/prof-pprof.c tools/profile.pb-c.c \
+	$(TOOL_COMMON)
+PROF_HDRS = include/gorc/prof.h include/gorc/perf-sample.h tools/prof-svg.h tools/prof-data.h \
+	tools/prof-fold.h tools/prof-preload.h tools/prof-record.h tools/prof-perf.h \
+	tools/prof-unwind.h tools/prof-perfdata.h tools/prof-pprof.h tools/profile.pb-c.h \
+	include/gorc/elf_symbols.h include/gorc/eh_frame.h runtime/src/x86_64/arch.h $(TOOL_HDRS)
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
-	$(CC) $(TOOL_CFLAGS) -Iruntime/src -o $@ $(PROF_SRCS) -lstdc++
+	$(CC) $(TOOL_CFLAGS) -Itools -Iruntime/src -o $@ $(PROF_SRCS) \
+	  -lelf -lprotobuf-c -lz -lstdc++
+
+# pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
+PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+tools/profile.pb-c.c: | deps-if-missing
+	protoc-c --c_out=tools -I$(dir $(PPROF_PROTO)) $(PPROF_PROTO)
+tools/profile.pb-c.h: tools/profile.pb-c.c
 
 .PHONY: check-projects
 check-projects: all

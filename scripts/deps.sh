@@ -56,6 +56,15 @@ need valgrind command -v valgrind
 need cmake command -v cmake
 need pkg-config command -v pkg-config
 need libxml2-utils command -v xmllint
+# gorc-prof: perf events (perf itself is the reference of its perf.data
+# test and of make bench), pprof output encoded with protobuf-c from
+# pprof's own profile.proto, gzipped with zlib, read back by go tool pprof
+need linux-perf command -v perf
+need golang-go command -v go
+need libprotobuf-c-dev test -f /usr/include/protobuf-c/protobuf-c.h
+need protobuf-c-compiler command -v protoc-c
+need golang-github-google-pprof-dev test -f /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
+need zlib1g-dev test -f /usr/include/zlib.h
 
 cc_major=$($CC -dumpversion 2>/dev/null | cut -d. -f1) || cc_major=
 aarch64_missing=""

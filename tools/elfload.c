@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gorc/symrank.h"
+
 /* Highest address the ET_REL layout may reach.  */
 #define REL_ADDR_LIMIT ((uint64_t)1 << 47)
 
@@ -312,22 +314,14 @@ static int relocate_object(struct gorc_elf *g)
 
 /* ---- symbols ---- */
 
-static int bind_rank(unsigned bind)
-{
-  return bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
-}
-
-/* By address; at one address the preferred symbol sorts last.  */
+/* By address; at one address the symbol that names it (the rule of
+   include/gorc/symrank.h, libgorc's too) sorts last.  */
 static int sym_cmp(const void *pa, const void *pb)
 {
   const struct gorc_sym *a = pa, *b = pb;
   if (a->addr != b->addr)
     return a->addr < b->addr ? -1 : 1;
-  int ra = bind_rank(a->bind) * 2 + (a->size > 0);
-  int rb = bind_rank(b->bind) * 2 + (b->size > 0);
-  if (ra != rb)
-    return ra - rb;
-  return -strcmp(a->name, b->name);
+  return -gorc_sym_alias_order(a->size > 0, a->bind, a->name, b->size > 0, b->bind, b->name);
 }
 
 static int load_symbols(struct gorc_elf *g)

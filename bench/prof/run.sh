@@ -1,14 +1,23 @@
 #!/bin/bash
-# make bench: the overhead of gorc-prof at 1 kHz.  Each workload runs
-# without the profiler and under `gorc-prof -F 1000` (everything
-# included: the preload, the timers, the walks, the writer thread and
-# gorc-prof's symbolization and SVG at the end): profiled / plain, in CPU
-# time and in wall time, the median over 7 interleaved rounds.
+# make bench: gorc-prof's figures, every one measured in this run.
 #
-#   burn   testsuite/gorc.dropin/prof-burn.c: two threads, ~0.5 s of CPU each
-#   demo   the bundled example (examples/demo -q) run 100 times in a loop
-#          (short processes: start-up and exit costs dominate)
-#   lua    lua from make check-projects running a sort-heavy script, when built
+# 1. Overhead at 1 kHz on the profiled program: a two-thread CPU-bound
+#    program (testsuite/gorc.dropin/prof-burn.c, a fixed amount of work)
+#    run plain, under `gorc-prof -F 1000` (perf events: the kernel copies
+#    the registers and 8 KB of stack per sample) and under
+#    `gorc-prof --preload -F 1000` (the sampler inside the program).
+#    Ratios of the program's own CPU time (user + sys: the kernel's copy
+#    is charged to it) and of everything (gorc-prof's unwinding included),
+#    the median of 7 interleaved rounds.
+# 2. One perf.data (perf record -e cpu-clock -F 1000 --call-graph dwarf of
+#    the same program, and of 30 runs of the bundled example) unwound by gorc-prof --perf-data and by perf script
+#    (--no-inline, the frames' addresses, symbols and files: what the
+#    comparison reads): the time of each (best of 3), the agreement of the
+#    stacks where both reached the outermost frame and the kinds of
+#    differences (testsuite/gorc.prof/perf-compare.awk), how many stacks
+#    each completed (to _start or the thread start).
+# 3. Bytes per sample: perf.data's over its samples, and the records
+#    gorc-prof reads from its ring buffers over its samples.
 set -u
 export LC_ALL=C
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -16,74 +25,105 @@ CC=${CC:-gcc}
 WORK=${BENCH_WORK:-$GORC_ROOT/bench/work}/prof
 mkdir -p "$WORK" || exit 2
 PROF=$GORC_ROOT/tools/gorc-prof
+COMPARE=$GORC_ROOT/testsuite/gorc.prof/perf-compare.awk
 [ -x "$PROF" ] || { echo "prof: tools/gorc-prof not built"; exit 2; }
 
-# run_time CMD...: "CPU WALL" of one run (CPU = user + sys of everything it
-# ran, in seconds).  CPU time is what the profiler adds (handler, writer
-# thread, gorc-prof's symbolization), and it is less disturbed than wall
-# time by other load on the machine.
+# cpu_of FILE: "CPU WALL" from bash's time output (user sys real) in FILE
 TIMEFORMAT='%3U %3S %3R'
-run_time() {
-  local u s r tf
-  tf=$(mktemp)
-  { time "$@" >/dev/null 2>&1 ; } 2>"$tf"
-  read -r u s r <"$tf"
-  rm -f "$tf"
+cpu_of() {
+  local u s r
+  read -r u s r <"$1"
   awk -v u="$u" -v s="$s" -v r="$r" 'BEGIN { printf "%.3f %.3f\n", u + s, r }'
 }
 
-# measure NAME CMD...: 7 rounds, each the plain run then the profiled one
-# (interleaved, so that load from elsewhere hits both alike); the median
-# of the per-round ratios, and the best times.
+# run_program PROFILER... -- CMD...: "PROGRAM_CPU TOTAL_CPU" of one run:
+# the program's own CPU (timed by a bash inside the profiler) and that of
+# everything (timed outside).
+run_program() {
+  local pre=() inner outer
+  while [ "$1" != -- ]; do pre+=("$1"); shift; done
+  shift
+  inner=$(mktemp); outer=$(mktemp)
+  { time "${pre[@]}" bash -c 'TIMEFORMAT="%3U %3S %3R"; { time "$@" >/dev/null 2>&1; } 2>"$0"' \
+      "$inner" "$@" >/dev/null 2>&1; } 2>"$outer"
+  echo "$(cpu_of "$inner" | cut -d' ' -f1) $(cpu_of "$outer" | cut -d' ' -f1)"
+  rm -f "$inner" "$outer"
+}
+
+median() { sort -n | awk '{ a[NR] = $1 } END { print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
 ROUNDS=${PROF_ROUNDS:-7}
-measure() {
+overhead() {
+  local i plain perf pre
+  : >"$WORK/rounds.txt"
+  for i in $(seq "$ROUNDS"); do
+    plain=$(run_program env -- "$@")
+    perf=$(run_program "$PROF" -q -F 1000 -o "$WORK/perf" -- "$@")
+    pre=$(run_program "$PROF" --preload -q -F 1000 -o "$WORK/preload" -- "$@")
+    echo "$plain $perf $pre" >>"$WORK/rounds.txt"
+  done
+  local r1 r2 r3 r4
+  r1=$(awk '{ print $3 / $1 }' "$WORK/rounds.txt" | median)
+  r2=$(awk '{ print $4 / $2 }' "$WORK/rounds.txt" | median)
+  r3=$(awk '{ print $5 / $1 }' "$WORK/rounds.txt" | median)
+  r4=$(awk '{ print $6 / $2 }' "$WORK/rounds.txt" | median)
+  printf 'prof: overhead at 1 kHz (burn, median of %d rounds; plain %.3f s CPU):\n' "$ROUNDS" \
+    "$(awk '{ print $1 }' "$WORK/rounds.txt" | median)"
+  printf 'prof:   perf events: the program %.3fx CPU, everything (gorc-prof unwinding) %.3fx\n' "$r1" "$r2"
+  printf 'prof:   --preload:   the program %.3fx CPU, everything %.3fx\n' "$r3" "$r4"
+}
+
+best_of_3() {  # best_of_3 CMD...: the best wall time of 3 runs, in seconds
+  local i t best=""
+  for i in 1 2 3; do
+    t=$( { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $3 }')
+    best=$(awk -v a="$best" -v b="$t" 'BEGIN { print ((a == "" || b < a) ? b : a) }')
+  done
+  echo "$best"
+}
+
+# perf_data NAME CMD...: the perf.data figures of one workload
+perf_data() {
+  command -v perf >/dev/null || { echo "prof: perf.data: skipped (perf not installed: make deps)"; return; }
   local name=$1
   shift
-  local i a b out=""
-  for i in $(seq "$ROUNDS"); do
-    a=$(run_time "$@")
-    b=$(run_time "$PROF" -q -o "$WORK/$name" -- "$@")
-    out="$out$a $b"$'\n'
-  done
-  local samples
-  samples=$(awk '{ n += $NF } END { print n + 0 }' "$WORK/$name.folded" 2>/dev/null)
-  printf '%s' "$out" | awk -v name="$name" -v samples="$samples" '
-    NF == 4 { n++; rc[n] = $3 / $1; rw[n] = $4 / $2
-              if (!bc || $1 < bc) bc = $1; if (!bw || $2 < bw) bw = $2
-              if (!pc || $3 < pc) pc = $3; if (!pw || $4 < pw) pw = $4 }
-    function median(a, n,   i, j, t) {
-      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-    END { printf "prof: %s: CPU ratio %.3f (median of %d rounds; best %.3f s plain, %.3f s profiled), wall ratio %.3f (best %.3f s / %.3f s); %d samples in the last run\n",
-                 name, median(rc, n), n, bc, pc, median(rw, n), bw, pw, samples }'
+  local data=$WORK/$name.data
+  rm -f "$data"
+  perf record -q -o "$data" -e cpu-clock -F 1000 --call-graph dwarf -- "$@" >/dev/null 2>&1
+  [ -s "$data" ] || { echo "prof: perf record failed"; return; }
+  local tg tp
+  tg=$(best_of_3 "$PROF" -q -o "$WORK/import" --stacks="$WORK/import.stacks" --perf-data "$data")
+  tp=$(best_of_3 sh -c "perf script -i '$data' --ns --no-inline -F tid,time,ip,sym,dso >'$WORK/burn.script' 2>/dev/null")
+  "$PROF" -q -o "$WORK/import" --stacks="$WORK/import.stacks" --perf-data "$data"
+  perf script -i "$data" --ns --no-inline -F tid,time,ip,sym,dso >"$WORK/burn.script" 2>/dev/null
+  awk -f "$COMPARE" "$WORK/import.stacks" "$WORK/burn.script" >"$WORK/compare.txt" 2>"$WORK/differences.txt"
+  local n both equal differ gc pc
+  read -r _ n _ both _ equal _ differ _ gc _ pc _ <"$WORK/compare.txt"
+  local size
+  size=$(stat -c %s "$data")
+  printf 'prof: perf.data of %s (%d samples, %.1f MB): gorc-prof %.3f s, perf script %.3f s: %.1fx faster\n' \
+    "$name" "$n" "$(awk -v s="$size" 'BEGIN { print s / 1e6 }')" "$tg" "$tp" "$(awk -v a="$tg" -v b="$tp" 'BEGIN { print (a > 0 ? b / a : 0) }')"
+  printf 'prof:   agreement: %d of %d stacks complete in both are equal (%.2f%%)\n' "$equal" "$both" \
+    "$(awk -v e="$equal" -v b="$both" 'BEGIN { print b ? 100 * e / b : 0 }')"
+  tail -n +2 "$WORK/compare.txt" | sed 's/^ */prof:   /'
+  printf 'prof:   complete (to _start or the thread start): gorc-prof %d (%.1f%%), perf script %d (%.1f%%)\n' \
+    "$gc" "$(awk -v a="$gc" -v n="$n" 'BEGIN { print n ? 100 * a / n : 0 }')" \
+    "$pc" "$(awk -v a="$pc" -v n="$n" 'BEGIN { print n ? 100 * a / n : 0 }')"
+  # gorc-prof's summary: "N MB of perf records, B bytes per sample (S of them stack)"
+  "$PROF" -o "$WORK/rec" -- "$@" 2>"$WORK/rec.txt" >/dev/null
+  local ours
+  ours=$(sed -n 's/.* \([0-9]*\) bytes per sample (\([0-9]*\) of them stack).*/\1 \2/p' "$WORK/rec.txt")
+  printf 'prof: bytes per sample: perf.data %.0f, gorc-prof %s (%s of them the stack copy)\n' \
+    "$(awk -v s="$size" -v n="$n" 'BEGIN { print n ? s / n : 0 }')" "${ours% *}" "${ours#* }"
 }
 
 "$CC" -O2 -pthread -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.dropin/prof-burn.c" \
   -o "$WORK/burn" || { echo "prof: building the burn workload failed"; exit 2; }
-measure burn "$WORK/burn" 25000
-
+overhead "$WORK/burn" 25000
+perf_data burn "$WORK/burn" 200000
+# many short processes, deeper stacks: the bundled interpreter 30 times
 if [ -x "$GORC_ROOT/examples/demo" ] || make -s -C "$GORC_ROOT/examples" CC="$CC" demo >/dev/null 2>&1; then
-  cat >"$WORK/demo-loop.sh" <<LOOP
-#!/bin/sh
-i=0
-while [ \$i -lt 100 ]; do "$GORC_ROOT/examples/demo" -q >/dev/null; i=\$((i + 1)); done
-LOOP
-  chmod +x "$WORK/demo-loop.sh"
-  measure demo-x100 "$WORK/demo-loop.sh"
+  perf_data demo-x30 sh -c "for i in \$(seq 30); do '$GORC_ROOT/examples/demo' -q; done"
 else
   echo "prof: demo: skipped (examples/demo not built)"
-fi
-
-lua=$(ls "$GORC_ROOT"/testsuite/projects/work/build/lua/src/lua 2>/dev/null | head -n1)
-if [ -n "$lua" ]; then
-  cat >"$WORK/sort.lua" <<'LUA'
-local t = {}
-for r = 1, 8 do
-  for i = 1, 200000 do t[i] = (i * 7919 + r) % 1000003 end
-  table.sort(t)
-end
-LUA
-  measure lua "$lua" "$WORK/sort.lua"
-else
-  echo "prof: lua: skipped (make check-projects builds it)"
 fi

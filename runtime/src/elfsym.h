@@ -15,25 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One ELF note of a buffer.  */
-struct gorc_elf_note {
-  uint32_t type;
-  uint32_t namesz, descsz;   /* namesz counts the name's NUL */
-  const char *name;
-  const uint8_t *desc;
-};
+/* struct gorc_elf_note, struct gorc_elfsym and the reader itself.  */
+#include "gorc/elf_symbols.h"
 
 /* The note at *POS of the LEN bytes of notes at BUF (a note section or
    segment, 4-byte aligned entries) into *N, and *POS moved past it.
    Returns 1, or 0 at the end or at a note that does not fit.  Start
    with *POS = 0.  */
 int gorc_elf_note_next(const uint8_t *buf, size_t len, size_t *pos, struct gorc_elf_note *n);
-
-/* What gorc_elfsym_find found.  */
-struct gorc_elfsym {
-  uint64_t value;            /* the symbol's address in the file */
-  uint64_t size;             /* 0 when the symbol has no size */
-};
 
 /* The function symbol (STT_FUNC, STT_GNU_IFUNC) of ADDR, an address of
    the ELF file PATH as the file numbers it (a run-time address minus the

@@ -1,0 +1,118 @@
+/* gorc-prof: the samples of a profile (see prof-data.h).  */
+
+#define _GNU_SOURCE
+#include "prof-data.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *prof_xmalloc(size_t n)
+{
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "gorc-prof: out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+
+void *prof_xrealloc(void *p, size_t n)
+{
+  p = realloc(p, n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "gorc-prof: out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+
+char *prof_xstrdup(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  return memcpy(prof_xmalloc(n), s, n);
+}
+
+struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid)
+{
+  for (size_t i = d->nprocs; i-- > 0;)
+    if (d->procs[i].pid == pid && !d->procs[i].ended)
+      return &d->procs[i];
+  d->procs = prof_xrealloc(d->procs, (d->nprocs + 1) * sizeof *d->procs);
+  struct prof_proc *p = &d->procs[d->nprocs++];
+  memset(p, 0, sizeof *p);
+  p->pid = pid;
+  return p;
+}
+
+void prof_proc_add_tid(struct prof_proc *p, uint32_t tid)
+{
+  for (size_t i = 0; i < p->ntids; i++)
+    if (p->tids[i] == tid)
+      return;
+  p->tids = prof_xrealloc(p->tids, (p->ntids + 1) * sizeof *p->tids);
+  p->tids[p->ntids++] = tid;
+}
+
+void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
+                        const char *name)
+{
+  for (size_t i = 0; i < p->nspans; i++)
+    if (p->spans[i].base == base && p->spans[i].lo == lo && p->spans[i].hi == hi
+        && strcmp(p->spans[i].name, name) == 0)
+      return;
+  p->spans = prof_xrealloc(p->spans, (p->nspans + 1) * sizeof *p->spans);
+  struct prof_span *s = &p->spans[p->nspans++];
+  s->base = base;
+  s->lo = lo;
+  s->hi = hi;
+  s->name = prof_xstrdup(name);
+}
+
+void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
+                          const uint64_t *ips, uint32_t n)
+{
+  if (p->nsamples == p->cap_samples) {
+    p->cap_samples = p->cap_samples ? p->cap_samples * 2 : 1024;
+    p->samples = prof_xrealloc(p->samples, p->cap_samples * sizeof *p->samples);
+  }
+  while (p->nips + n > p->cap_ips) {
+    p->cap_ips = p->cap_ips ? p->cap_ips * 2 : 16384;
+    p->ips = prof_xrealloc(p->ips, p->cap_ips * sizeof *p->ips);
+  }
+  memcpy(p->ips + p->nips, ips, (size_t)n * sizeof *ips);
+  struct prof_sample *s = &p->samples[p->nsamples++];
+  s->time = time;
+  s->tid = tid;
+  s->end = end;
+  s->n = n;
+  s->at = p->nips;
+  p->nips += n;
+  prof_proc_add_tid(p, tid);
+}
+
+void prof_data_totals(const struct prof_data *d, size_t *samples, size_t *threads)
+{
+  *samples = *threads = 0;
+  for (size_t i = 0; i < d->nprocs; i++) {
+    *samples += d->procs[i].nsamples;
+    *threads += d->procs[i].ntids;
+  }
+}
+
+void prof_data_free(struct prof_data *d)
+{
+  for (size_t i = 0; i < d->nprocs; i++) {
+    struct prof_proc *p = &d->procs[i];
+    for (size_t k = 0; k < p->nspans; k++)
+      free(p->spans[k].name);
+    free(p->spans);
+    free(p->samples);
+    free(p->ips);
+    free(p->tids);
+    free(p->space.maps);
+    free(p->path);
+  }
+  free(d->procs);
+  memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,87 @@
+/* gorc-prof: the samples of a profile, whichever way they were taken
+   (perf events, a perf.data file, the LD_PRELOAD sampler), per process,
+   and the modules that name their addresses.  */
+
+#ifndef GORC_PROF_DATA_H
+#define GORC_PROF_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "prof-unwind.h"
+
+/* What a symbol lookup said of a module's addresses [lo, hi) (addresses
+   of its file): the extent of a sized symbol, else one address.  */
+struct prof_known {
+  uint64_t lo, hi;
+  const char *name;          /* NULL: no symbol */
+};
+
+/* Symbols met so far in one file, sorted by lo.  */
+struct prof_symcache {
+  struct prof_known *v;
+  size_t n, cap;
+};
+
+/* An address span of a process that a file maps: address A is A - BASE
+   in the file.  */
+struct prof_span {
+  uint64_t base, lo, hi;
+  char *name;                /* the file's path */
+};
+
+/* How a sample's stack ends: enum prof_walk_end, or (LD_PRELOAD mode)
+   -GORC_E* of libgorc's walk, shown as truncated.  */
+struct prof_sample {
+  uint64_t time;             /* perf modes: the kernel's timestamp */
+  uint32_t tid;
+  int32_t end;
+  uint32_t n;                /* frames, innermost first */
+  size_t at;                 /* index of its first ip in proc.ips */
+};
+
+struct prof_proc {
+  pid_t pid;
+  char comm[32];
+  struct prof_span *spans;   /* in the order they were mapped; the last one wins */
+  size_t nspans;
+  struct prof_sample *samples;
+  size_t nsamples, cap_samples;
+  uint64_t *ips;
+  size_t nips, cap_ips;
+  uint32_t *tids;
+  size_t ntids;
+  int ended;                 /* it exited while profiled */
+  struct prof_space space;   /* perf modes: its executable mappings now */
+  /* LD_PRELOAD mode: its data file and how far it was read */
+  char *path;
+  off_t offset;
+  int magic_ok;
+};
+
+/* Everything recorded or read.  */
+struct prof_data {
+  struct prof_proc *procs;
+  size_t nprocs;
+  uint64_t lost;             /* samples the kernel (or the sampler) dropped */
+  uint64_t lost_records;     /* perf: PERF_RECORD_LOST events */
+  uint64_t hz;
+  uint64_t stack_bytes;      /* perf: bytes of stack copied, over all samples */
+  uint64_t record_bytes;     /* perf: bytes of every record read */
+};
+
+void *prof_xmalloc(size_t n);
+void *prof_xrealloc(void *p, size_t n);
+char *prof_xstrdup(const char *s);
+
+/* The process PID of D, made (empty) when new.  */
+struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);
+void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
+void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
+                        const char *name);
+void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
+                          const uint64_t *ips, uint32_t n);
+void prof_data_totals(const struct prof_data *d, size_t *samples, size_t *threads);
+void prof_data_free(struct prof_data *d);
+
+#endif

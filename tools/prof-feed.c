@@ -1,0 +1,159 @@
+/* gorc-prof: perf records into a profile (see prof-record.h).  */
+
+#define _GNU_SOURCE
+#include "prof-record.h"
+
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "gorc/prof.h"
+#include "prof-perf.h"
+
+static void map_file(struct prof_data *d, uint32_t pid, uint64_t addr, uint64_t len,
+                     uint64_t pgoff, const char *name)
+{
+  struct prof_proc *p = prof_proc_get(d, (pid_t)pid);
+  prof_space_map(&p->space, addr, len, pgoff, name);
+  const struct prof_map *m = prof_space_find(&p->space, addr);
+  if (m && m->mod)
+    prof_proc_add_span(p, m->bias, addr, addr + len, m->path);
+}
+
+/* The file name that follows a body of SIZE bytes, cut at the record's
+   end (the kernel pads it with NULs).  */
+static int record_name(const uint8_t *rec, size_t len, size_t body, char *name, size_t cap)
+{
+  size_t at = sizeof(struct perf_event_header) + body;
+  if (len <= at)
+    return -1;
+  size_t n = strnlen((const char *)rec + at, len - at);
+  if (n >= cap)
+    n = cap - 1;
+  memcpy(name, rec + at, n);
+  name[n] = 0;
+  return 0;
+}
+
+static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int v2)
+{
+  char name[4096];
+  if (v2) {
+    struct gorc_perf_mmap2_body b;
+    if (len < sizeof(struct perf_event_header) + sizeof b)
+      return;
+    memcpy(&b, rec + sizeof(struct perf_event_header), sizeof b);
+    if (!(b.prot & PROT_EXEC) || record_name(rec, len, sizeof b, name, sizeof name))
+      return;
+    map_file(d, b.pid, b.addr, b.len, b.pgoff, name);
+  } else {
+    struct gorc_perf_mmap_body b;
+    const struct perf_event_header *h = (const void *)rec;
+    if (len < sizeof *h + sizeof b || (h->misc & PERF_RECORD_MISC_MMAP_DATA))
+      return;
+    memcpy(&b, rec + sizeof *h, sizeof b);
+    if (record_name(rec, len, sizeof b, name, sizeof name) == 0)
+      map_file(d, b.pid, b.addr, b.len, b.pgoff, name);
+  }
+}
+
+static void feed_comm(struct prof_data *d, const uint8_t *rec, size_t len)
+{
+  const struct perf_event_header *h = (const void *)rec;
+  uint32_t ids[2];
+  if (len < sizeof *h + sizeof ids)
+    return;
+  memcpy(ids, rec + sizeof *h, sizeof ids);
+  struct prof_proc *p = prof_proc_get(d, (pid_t)ids[0]);
+  /* an exec: the old image's mappings are gone */
+  if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+    prof_space_clear(&p->space);
+  if (ids[0] == ids[1])
+    record_name(rec, len, sizeof ids, p->comm, sizeof p->comm);
+}
+
+static void feed_task(struct prof_data *d, const uint8_t *rec, size_t len, int fork)
+{
+  struct gorc_perf_task_body b;
+  if (len < sizeof(struct perf_event_header) + sizeof b)
+    return;
+  memcpy(&b, rec + sizeof(struct perf_event_header), sizeof b);
+  if (fork && b.pid != b.ppid) {
+    /* the second get may move the array: the parent by its index */
+    size_t parent_at = (size_t)(prof_proc_get(d, (pid_t)b.ppid) - d->procs);
+    struct prof_proc *child = prof_proc_get(d, (pid_t)b.pid);
+    struct prof_proc *parent = &d->procs[parent_at];
+    prof_space_copy(&child->space, &parent->space);
+    memcpy(child->comm, parent->comm, sizeof child->comm);
+    for (size_t i = 0; i < parent->nspans; i++)
+      prof_proc_add_span(child, parent->spans[i].base, parent->spans[i].lo,
+                         parent->spans[i].hi, parent->spans[i].name);
+  } else if (!fork && b.pid == b.tid) {
+    prof_proc_get(d, (pid_t)b.pid)->ended = 1;
+  }
+}
+
+static void feed_sample(struct prof_data *d, const struct gorc_perf_layout *l,
+                        const uint8_t *rec, size_t len)
+{
+  static uint64_t ips[GORC_PROF_MAX_DEPTH];
+  struct gorc_perf_sample s;
+  unsigned n = 0;
+  enum prof_walk_end end;
+
+  if (gorc_perf_decode_sample(l, rec, len, &s) != 0)
+    return;
+  struct prof_proc *p = prof_proc_get(d, (pid_t)s.pid);
+  if (s.user_regs && (s.regs.have & (1u << GORC_PERF_REG_IP))) {
+    end = prof_unwind(&p->space, &s.regs, s.stack, s.stack_size, ips, GORC_PROF_MAX_DEPTH, &n);
+    d->stack_bytes += s.stack_size;
+  } else {
+    /* frame-pointer callchains (perf record -g) are used as they are:
+       their user part, which follows PERF_CONTEXT_USER */
+    end = PROF_WALK_CALLCHAIN;
+    int user = 0;
+    for (uint64_t i = 0; i < s.ncallchain && n < GORC_PROF_MAX_DEPTH; i++) {
+      uint64_t ip;
+      memcpy(&ip, &s.callchain[i], 8);
+      if (ip >= PERF_CONTEXT_MAX)
+        user = ip == PERF_CONTEXT_USER;
+      else if (user)
+        ips[n++] = ip;
+    }
+  }
+  if (n > 0)
+    prof_proc_add_sample(p, s.time, s.tid, end, ips, n);
+}
+
+void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,
+                      size_t len)
+{
+  const struct perf_event_header *h = (const void *)rec;
+  uint64_t lost[2];
+  d->record_bytes += len;
+  switch (h->type) {
+  case PERF_RECORD_SAMPLE:
+    feed_sample(d, l, rec, len);
+    break;
+  case PERF_RECORD_MMAP2:
+  case PERF_RECORD_MMAP:
+    feed_mmap2(d, rec, len, h->type == PERF_RECORD_MMAP2);
+    break;
+  case PERF_RECORD_COMM:
+    feed_comm(d, rec, len);
+    break;
+  case PERF_RECORD_FORK:
+  case PERF_RECORD_EXIT:
+    feed_task(d, rec, len, h->type == PERF_RECORD_FORK);
+    break;
+  case PERF_RECORD_LOST:
+    if (len >= sizeof *h + sizeof lost) {
+      memcpy(lost, rec + sizeof *h, sizeof lost);
+      d->lost += lost[1];
+      d->lost_records++;
+    }
+    break;
+  default:
+    break;
+  }
+}

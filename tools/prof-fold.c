@@ -1,0 +1,304 @@
+/* gorc-prof: samples to folded stacks (see prof-fold.h).
+
+   Symbols: each file's .symtab (else its separate debug file's, else
+   .dynsym), read by the crash handler's reader (include/gorc/elf_symbols.h)
+   once per function met and kept in one cache per file.  */
+
+#define _GNU_SOURCE
+#include "prof-fold.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gorc/elf_symbols.h"
+
+/* libstdc++'s demangler (linked with -lstdc++ for this only).  */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+uint64_t prof_hash(const char *s)
+{
+  uint64_t h = 1469598103934665603ULL;
+  while (*s)
+    h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+  return h;
+}
+
+/* ---- symbols ---- */
+
+/* NAME for display: a symbol version ("@@GLIBC_2.34") cut, C++ demangled.  */
+static const char *demangle(const char *sym)
+{
+  char *name = prof_xstrdup(sym), *at = strchr(name, '@');
+  if (at && at != name)
+    *at = 0;
+  if (name[0] != '_' || name[1] != 'Z')
+    return name;
+  int status = 0;
+  char *d = __cxa_demangle(name, NULL, NULL, &status);
+  if (d && status == 0) {
+    free(name);
+    return d;
+  }
+  free(d);
+  return name;
+}
+
+/* The symbol cache of one file.  */
+struct file_syms {
+  char *path;
+  struct prof_symcache cache;
+  struct file_syms *next;
+};
+
+static struct file_syms *files;
+
+static struct prof_symcache *symcache_of(const char *path)
+{
+  for (struct file_syms *f = files; f; f = f->next)
+    if (strcmp(f->path, path) == 0)
+      return &f->cache;
+  struct file_syms *f = prof_xmalloc(sizeof *f);
+  memset(f, 0, sizeof *f);
+  f->path = prof_xstrdup(path);
+  f->next = files;
+  files = f;
+  return &f->cache;
+}
+
+/* The entry of SC that holds REL, or NULL.  */
+static const struct prof_known *symcache_get(const struct prof_symcache *sc, uint64_t rel)
+{
+  size_t lo = 0, hi = sc->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sc->v[mid].lo <= rel)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > 0 && rel < sc->v[lo - 1].hi ? &sc->v[lo - 1] : NULL;
+}
+
+static const struct prof_known *symcache_put(struct prof_symcache *sc, struct prof_known k)
+{
+  if (sc->n == sc->cap) {
+    sc->cap = sc->cap ? sc->cap * 2 : 256;
+    sc->v = prof_xrealloc(sc->v, sc->cap * sizeof *sc->v);
+  }
+  size_t at = sc->n;
+  while (at > 0 && sc->v[at - 1].lo > k.lo)
+    at--;
+  memmove(&sc->v[at + 1], &sc->v[at], (sc->n - at) * sizeof *sc->v);
+  sc->v[at] = k;
+  sc->n++;
+  return &sc->v[at];
+}
+
+/* The display name of the function at REL in the ELF file PATH (NULL: no
+   symbol).  */
+static const char *symbol_name(const char *path, uint64_t rel)
+{
+  struct prof_symcache *sc = symcache_of(path);
+  const struct prof_known *k = symcache_get(sc, rel);
+  if (!k) {
+    static char name[4096];
+    struct gorc_elfsym sym;
+    struct prof_known add = { rel, rel + 1, NULL };
+    if (gorc_es_find(path, rel, &sym, name, sizeof name)) {
+      add.name = demangle(name);
+      if (sym.size) {
+        add.lo = sym.value;
+        add.hi = sym.value + sym.size;
+      }
+    }
+    k = symcache_put(sc, add);
+  }
+  return k->name;
+}
+
+const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, size_t tmplen)
+{
+  for (size_t i = p->nspans; i-- > 0;) {
+    const struct prof_span *m = &p->spans[i];
+    if (pc < m->lo || pc >= m->hi)
+      continue;
+    const char *name = symbol_name(m->name, pc - m->base);
+    if (name)
+      return name;
+    const char *base = strrchr(m->name, '/');
+    snprintf(tmp, tmplen, "[%s]", base ? base + 1 : m->name);
+    return tmp;
+  }
+  return "[unknown]";
+}
+
+static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
+{
+  for (size_t i = p->nspans; i-- > 0;)
+    if (pc >= p->spans[i].lo && pc < p->spans[i].hi)
+      return &p->spans[i];
+  return NULL;
+}
+
+int prof_write_stacks(const char *path, const struct prof_data *d)
+{
+  FILE *f = fopen(path, "w");
+  if (!f)
+    return -1;
+  for (size_t i = 0; i < d->nprocs; i++) {
+    const struct prof_proc *p = &d->procs[i];
+    for (size_t k = 0; k < p->nsamples; k++) {
+      const struct prof_sample *s = &p->samples[k];
+      fprintf(f, "%llu %u %d ", (unsigned long long)s->time, s->tid, (int)s->end);
+      for (uint32_t fr = 0; fr < s->n; fr++) {
+        /* a caller's frame is its call: the return address - 1 (a
+           callchain's addresses are printed as they are, as perf does) */
+        uint64_t ip = p->ips[s->at + fr] - (fr > 0 && s->end != PROF_WALK_CALLCHAIN);
+        const struct prof_span *m = span_of(p, ip);
+        const char *base = m ? strrchr(m->name, '/') : NULL;
+        if (m)
+          fprintf(f, "%s%s+%llx", fr ? ";" : "", base ? base + 1 : m->name,
+                  (unsigned long long)(ip - m->base));
+        else
+          fprintf(f, "%s?", fr ? ";" : "");
+      }
+      fputc('\n', f);
+    }
+  }
+  return fclose(f);
+}
+
+/* ---- folding ---- */
+
+struct fold_table {
+  struct prof_folded *v;
+  size_t cap, count;
+};
+
+static void fold_add(struct fold_table *t, const char *stack)
+{
+  if (t->count * 2 >= t->cap) {
+    size_t ncap = t->cap ? t->cap * 2 : 4096;
+    struct prof_folded *n = calloc(ncap, sizeof *n);
+    if (!n) {
+      fprintf(stderr, "gorc-prof: out of memory\n");
+      exit(2);
+    }
+    for (size_t i = 0; i < t->cap; i++)
+      if (t->v[i].stack) {
+        size_t j = prof_hash(t->v[i].stack) & (ncap - 1);
+        while (n[j].stack)
+          j = (j + 1) & (ncap - 1);
+        n[j] = t->v[i];
+      }
+    free(t->v);
+    t->v = n;
+    t->cap = ncap;
+  }
+  size_t j = prof_hash(stack) & (t->cap - 1);
+  while (t->v[j].stack && strcmp(t->v[j].stack, stack) != 0)
+    j = (j + 1) & (t->cap - 1);
+  if (!t->v[j].stack) {
+    t->v[j].stack = prof_xstrdup(stack);
+    t->count++;
+  }
+  t->v[j].count++;
+}
+
+/* Append NAME to the stack text, with ';' (the separator) replaced.  */
+static void append_frame(char **buf, size_t *len, size_t *cap, const char *name)
+{
+  size_t n = strlen(name);
+  while (*len + n + 2 > *cap) {
+    *cap = *cap ? *cap * 2 : 1024;
+    *buf = prof_xrealloc(*buf, *cap);
+  }
+  if (*len)
+    (*buf)[(*len)++] = ';';
+  for (size_t i = 0; i < n; i++)
+    (*buf)[(*len)++] = name[i] == ';' ? ':' : name[i];
+  (*buf)[*len] = 0;
+}
+
+/* The root a stack that did not reach its outermost frame gets in the
+   flame graph, and the count it goes to.  */
+static const char *end_root(int32_t end, struct prof_fold_counts *c)
+{
+  if (end == PROF_WALK_COMPLETE) {
+    c->complete++;
+    return NULL;
+  }
+  if (end == PROF_WALK_CALLCHAIN) {
+    c->callchain++;
+    return NULL;
+  }
+  if (end == PROF_WALK_DEEPER) {
+    c->deeper++;
+    return "[deeper]";
+  }
+  if (end == PROF_WALK_TRUNCATED) {
+    c->truncated++;
+    return "[truncated]";
+  }
+  c->incomplete++;
+  return "[incomplete]";
+}
+
+static void fold_sample(struct fold_table *t, const struct prof_proc *p,
+                        const struct prof_sample *s, struct prof_fold_counts *c, char **buf,
+                        size_t *cap)
+{
+  char tmp[512];
+  size_t len = 0;
+  if (*buf)
+    (*buf)[0] = 0;
+  const char *root = end_root(s->end, c);
+  if (root)
+    append_frame(buf, &len, cap, root);
+  if (s->n == 0)
+    append_frame(buf, &len, cap, "[unknown]");
+  for (uint32_t f = s->n; f-- > 0;) {
+    uint64_t ip = p->ips[s->at + f];
+    const char *name = prof_frame_name(p, f == 0 ? ip : ip - 1, tmp, sizeof tmp);
+    /* the thread-start trampoline of libgorc-preload.so is not the program's */
+    if (strcmp(name, "prof_thread") == 0 && f > 0)
+      continue;
+    append_frame(buf, &len, cap, name);
+  }
+  fold_add(t, *buf);
+}
+
+static int folded_cmp(const void *a, const void *b)
+{
+  const struct prof_folded *x = a, *y = b;
+  return strcmp(x->stack, y->stack);
+}
+
+struct prof_folded *prof_fold(const struct prof_data *d, size_t *n, struct prof_fold_counts *c)
+{
+  struct fold_table t = { NULL, 0, 0 };
+  char *buf = NULL;
+  size_t cap = 0;
+  memset(c, 0, sizeof *c);
+  for (size_t i = 0; i < d->nprocs; i++)
+    for (size_t k = 0; k < d->procs[i].nsamples; k++)
+      fold_sample(&t, &d->procs[i], &d->procs[i].samples[k], c, &buf, &cap);
+  free(buf);
+  struct prof_folded *list = prof_xmalloc((t.count ? t.count : 1) * sizeof *list);
+  size_t nl = 0;
+  for (size_t k = 0; k < t.cap; k++)
+    if (t.v[k].stack)
+      list[nl++] = t.v[k];
+  free(t.v);
+  qsort(list, nl, sizeof *list, folded_cmp);
+  *n = nl;
+  return list;
+}
+
+void prof_folded_free(struct prof_folded *f, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    free(f[i].stack);
+  free(f);
+}

@@ -1,0 +1,205 @@
+/* gorc-prof: pprof output (see prof-pprof.h).  */
+
+#define _GNU_SOURCE
+#include "prof-pprof.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "profile.pb-c.h"
+
+typedef Perftools__Profiles__Profile Profile;
+typedef Perftools__Profiles__Sample Sample;
+typedef Perftools__Profiles__Location Location;
+typedef Perftools__Profiles__Function Function;
+typedef Perftools__Profiles__Line Line;
+typedef Perftools__Profiles__ValueType ValueType;
+
+/* The frame names met, each with its string index; id = position + 1.  */
+struct names {
+  char **v;                  /* by id - 1 */
+  size_t n, cap;
+  size_t *slots;             /* open addressing: id, 0 empty */
+  size_t nslots;
+};
+
+static uint64_t name_id(struct names *t, const char *name, size_t len)
+{
+  if (t->n * 2 >= t->nslots) {
+    size_t ns = t->nslots ? t->nslots * 2 : 1024;
+    size_t *slots = calloc(ns, sizeof *slots);
+    if (!slots)
+      abort();
+    for (size_t i = 0; i < t->n; i++) {
+      size_t j = prof_hash(t->v[i]) & (ns - 1);
+      while (slots[j])
+        j = (j + 1) & (ns - 1);
+      slots[j] = i + 1;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->nslots = ns;
+  }
+  char *key = strndup(name, len);
+  if (!key)
+    abort();
+  size_t j = prof_hash(key) & (t->nslots - 1);
+  while (t->slots[j] && strcmp(t->v[t->slots[j] - 1], key) != 0)
+    j = (j + 1) & (t->nslots - 1);
+  if (t->slots[j]) {
+    free(key);
+    return t->slots[j];
+  }
+  if (t->n == t->cap) {
+    t->cap = t->cap ? t->cap * 2 : 256;
+    t->v = prof_xrealloc(t->v, t->cap * sizeof *t->v);
+  }
+  t->v[t->n++] = key;
+  t->slots[j] = t->n;
+  return t->n;
+}
+
+/* Fixed strings first: string_table[0] must be "".  */
+enum { STR_EMPTY, STR_SAMPLES, STR_COUNT, STR_CPU, STR_NANOSECONDS, STR_FIXED };
+static const char *const fixed_strings[STR_FIXED] = { "", "samples", "count", "cpu",
+                                                       "nanoseconds" };
+
+/* A sample per folded stack, its locations leaf first.  */
+static void fill_samples(Profile *p, struct names *names, const struct prof_folded *list,
+                         size_t n, uint64_t period_ns)
+{
+  p->n_sample = n;
+  p->sample = prof_xmalloc((n ? n : 1) * sizeof *p->sample);
+  for (size_t i = 0; i < n; i++) {
+    Sample *s = prof_xmalloc(sizeof *s);
+    perftools__profiles__sample__init(s);
+    size_t frames = 1;
+    for (const char *c = list[i].stack; *c; c++)
+      frames += *c == ';';
+    s->location_id = prof_xmalloc(frames * sizeof *s->location_id);
+    s->n_location_id = frames;
+    const char *start = list[i].stack;
+    for (size_t f = frames; f-- > 0;) {
+      const char *end = strchr(start, ';');
+      size_t len = end ? (size_t)(end - start) : strlen(start);
+      s->location_id[f] = name_id(names, start, len);
+      start += len + (end ? 1 : 0);
+    }
+    s->n_value = 2;
+    s->value = prof_xmalloc(2 * sizeof *s->value);
+    s->value[0] = (int64_t)list[i].count;
+    s->value[1] = (int64_t)(list[i].count * period_ns);
+    p->sample[i] = s;
+  }
+}
+
+/* One function and one location per name (their ids are the name's).  */
+static void fill_functions(Profile *p, const struct names *names)
+{
+  p->n_string_table = STR_FIXED + names->n;
+  p->string_table = prof_xmalloc(p->n_string_table * sizeof *p->string_table);
+  for (size_t i = 0; i < STR_FIXED; i++)
+    p->string_table[i] = (char *)fixed_strings[i];
+  p->n_function = p->n_location = names->n;
+  p->function = prof_xmalloc((names->n ? names->n : 1) * sizeof *p->function);
+  p->location = prof_xmalloc((names->n ? names->n : 1) * sizeof *p->location);
+  for (size_t i = 0; i < names->n; i++) {
+    p->string_table[STR_FIXED + i] = names->v[i];
+    Function *fn = prof_xmalloc(sizeof *fn);
+    perftools__profiles__function__init(fn);
+    fn->id = i + 1;
+    fn->name = fn->system_name = (int64_t)(STR_FIXED + i);
+    p->function[i] = fn;
+    Location *loc = prof_xmalloc(sizeof *loc);
+    perftools__profiles__location__init(loc);
+    loc->id = i + 1;
+    loc->n_line = 1;
+    loc->line = prof_xmalloc(sizeof *loc->line);
+    loc->line[0] = prof_xmalloc(sizeof **loc->line);
+    perftools__profiles__line__init(loc->line[0]);
+    loc->line[0]->function_id = i + 1;
+    p->location[i] = loc;
+  }
+}
+
+static void profile_free(Profile *p, struct names *names)
+{
+  for (size_t i = 0; i < p->n_sample; i++) {
+    free(p->sample[i]->location_id);
+    free(p->sample[i]->value);
+    free(p->sample[i]);
+  }
+  for (size_t i = 0; i < p->n_location; i++) {
+    free(p->location[i]->line[0]);
+    free(p->location[i]->line);
+    free(p->location[i]);
+    free(p->function[i]);
+  }
+  free(p->sample);
+  free(p->location);
+  free(p->function);
+  free(p->string_table);
+  for (size_t i = 0; i < names->n; i++)
+    free(names->v[i]);
+  free(names->v);
+  free(names->slots);
+}
+
+/* BUF gzipped into PATH (through PATH.tmp).  */
+static int write_gzip(const char *path, const uint8_t *buf, size_t len)
+{
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  gzFile gz = gzopen(tmp, "wb");
+  if (!gz) {
+    fprintf(stderr, "gorc-prof: cannot write %s: %s\n", tmp, strerror(errno));
+    return -1;
+  }
+  int ok = len == 0 || gzwrite(gz, buf, (unsigned)len) == (int)len;
+  if (gzclose(gz) != Z_OK || !ok || rename(tmp, path) != 0) {
+    fprintf(stderr, "gorc-prof: cannot write %s\n", path);
+    unlink(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+int prof_pprof_write(const char *path, const struct prof_folded *list, size_t n,
+                     uint64_t period_ns, double duration)
+{
+  Profile p;
+  ValueType types[2], period_type;
+  ValueType *type_ptrs[2] = { &types[0], &types[1] };
+  struct names names = { 0 };
+  perftools__profiles__profile__init(&p);
+  for (int i = 0; i < 2; i++)
+    perftools__profiles__value_type__init(&types[i]);
+  perftools__profiles__value_type__init(&period_type);
+  types[0].type = STR_SAMPLES;
+  types[0].unit = STR_COUNT;
+  types[1].type = STR_CPU;
+  types[1].unit = STR_NANOSECONDS;
+  period_type = types[1];
+  p.n_sample_type = 2;
+  p.sample_type = type_ptrs;
+  p.period_type = &period_type;
+  p.period = (int64_t)period_ns;
+  p.time_nanos = (int64_t)time(NULL) * 1000000000;
+  p.duration_nanos = (int64_t)(duration * 1e9);
+  fill_samples(&p, &names, list, n, period_ns);
+  fill_functions(&p, &names);
+  size_t len = perftools__profiles__profile__get_packed_size(&p);
+  uint8_t *buf = prof_xmalloc(len);
+  perftools__profiles__profile__pack(&p, buf);
+  p.sample_type = NULL;
+  p.period_type = NULL;
+  int rc = write_gzip(path, buf, len);
+  free(buf);
+  profile_free(&p, &names);
+  return rc;
+}

@@ -1,0 +1,550 @@
+/* gorc-prof: recording with perf events (see prof-record.h).
+
+   One cpu-clock event per thread and CPU (the kernel refuses to mmap a
+   per-thread inherited event that is not bound to a CPU), all events of
+   a CPU writing into that CPU's ring buffer.  The buffers are drained
+   every 50 ms; records are copied out, ordered by time and fed to the
+   profile (prof-feed.c) once every buffer has been read past them, so
+   that a mapping reported on one CPU is known before the samples another
+   CPU took in it.  */
+
+#define _GNU_SOURCE
+#include "prof-record.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prof-perf.h"
+
+#define RING_PAGES 512        /* data pages per CPU (2 MB), halved until mmap works */
+#define DRAIN_MS 50
+
+struct ring {
+  int fd;                     /* the CPU's first event: owns the buffer */
+  struct perf_event_mmap_page *page;
+  uint8_t *data;
+  uint64_t size;
+};
+
+/* A record copied out of a ring, waiting to be fed in time order.  */
+struct pending {
+  uint64_t time;
+  uint64_t seq;               /* arrival order, for equal times */
+  uint8_t *rec;
+  size_t len;
+};
+
+struct recorder {
+  const struct prof_record_opts *o;
+  struct prof_data *d;
+  struct gorc_perf_layout layout;
+  struct perf_event_attr attr;
+  int ncpus;
+  struct ring *rings;         /* one per CPU */
+  int *fds;                   /* every event */
+  size_t nfds;
+  struct pending *pend;
+  size_t npend, cap_pend;
+  uint64_t seq;
+  pid_t child;                /* the started program, or 0 */
+  int child_done;             /* it exited: its status is known */
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+  (void)sig;
+  interrupted = 1;
+}
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int paranoid_level(void)
+{
+  int level = -100;
+  FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+  if (f) {
+    if (fscanf(f, "%d", &level) != 1)
+      level = -100;
+    fclose(f);
+  }
+  return level;
+}
+
+static void explain_permission(int err)
+{
+  fprintf(stderr, "gorc-prof: perf_event_open: %s: profiling needs kernel.perf_event_paranoid "
+          "at most 2 (user space of processes you may ptrace: your own)", strerror(err));
+  int level = paranoid_level();
+  if (level != -100)
+    fprintf(stderr, "; it is %d", level);
+  fprintf(stderr, ".  As root: sysctl kernel.perf_event_paranoid=2, or run gorc-prof as root "
+          "(CAP_PERFMON) to profile another user's process\n");
+}
+
+static void attr_init(struct recorder *r)
+{
+  struct perf_event_attr *a = &r->attr;
+  memset(a, 0, sizeof *a);
+  a->size = sizeof *a;
+  a->type = PERF_TYPE_SOFTWARE;
+  a->config = PERF_COUNT_SW_CPU_CLOCK;
+  a->sample_period = (uint64_t)(1000000000.0 / (double)r->o->hz);
+  a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER |
+                   PERF_SAMPLE_STACK_USER;
+  a->sample_regs_user = GORC_PERF_REGS_MASK;
+  a->sample_stack_user = r->o->stack_size;
+  a->exclude_kernel = 1;
+  a->exclude_hv = 1;
+  a->mmap = 1;
+  a->mmap2 = 1;
+  a->comm = 1;
+  a->comm_exec = 1;
+  a->task = 1;
+  a->sample_id_all = 1;
+  a->inherit = 1;
+  a->inherit_thread = !r->o->children;
+  a->use_clockid = 1;
+  a->clockid = CLOCK_MONOTONIC;
+  a->watermark = 1;
+  a->wakeup_watermark = 64 * 1024;
+  a->disabled = r->child != 0;
+  a->enable_on_exec = r->child != 0;
+  r->layout.sample_type = a->sample_type;
+  r->layout.regs_mask = a->sample_regs_user;
+  r->layout.sample_id_all = 1;
+}
+
+static int ring_map(struct ring *ring, int fd)
+{
+  long pg = sysconf(_SC_PAGESIZE);
+  for (size_t pages = RING_PAGES; pages >= 8; pages /= 2) {
+    void *m = mmap(NULL, (pages + 1) * (size_t)pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m != MAP_FAILED) {
+      ring->fd = fd;
+      ring->page = m;
+      ring->data = (uint8_t *)m + pg;
+      ring->size = pages * (uint64_t)pg;
+      return 0;
+    }
+    if (errno != EPERM && errno != ENOMEM)
+      break;
+  }
+  fprintf(stderr, "gorc-prof: cannot map a perf ring buffer: %s (locked memory: see "
+          "kernel.perf_event_mlock_kb)\n", strerror(errno));
+  return -1;
+}
+
+/* Open the event of thread TID on every CPU.  0, 1 when the thread is
+   gone, or -1 after an error message.  */
+static int open_thread(struct recorder *r, pid_t tid)
+{
+  for (int cpu = 0; cpu < r->ncpus; cpu++) {
+    int fd = (int)syscall(SYS_perf_event_open, &r->attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && errno == ENODEV)
+      continue;               /* a CPU that is offline */
+    if (fd < 0 && errno == ESRCH)
+      return 1;
+    if (fd < 0) {
+      if (errno == EACCES || errno == EPERM)
+        explain_permission(errno);
+      else
+        fprintf(stderr, "gorc-prof: perf_event_open (thread %d, CPU %d): %s\n", (int)tid, cpu,
+                strerror(errno));
+      return -1;
+    }
+    r->fds = prof_xrealloc(r->fds, (r->nfds + 1) * sizeof *r->fds);
+    r->fds[r->nfds++] = fd;
+    struct ring *ring = &r->rings[cpu];
+    if (ring->fd < 0) {
+      if (ring_map(ring, fd) != 0)
+        return -1;
+    } else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) != 0) {
+      fprintf(stderr, "gorc-prof: PERF_EVENT_IOC_SET_OUTPUT: %s\n", strerror(errno));
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- attaching to running processes ---- */
+
+/* NAME, or for a file deleted (or replaced: an upgrade) since it was
+   mapped, a copy of the mapped file read through /proc/PID/map_files
+   (root only): never the file now at that path.  LINE is the maps line
+   (its device and inode tell copies apart).  */
+static char *saved_if_deleted(pid_t pid, const char *line, char *name, unsigned long long lo,
+                              unsigned long long hi)
+{
+  static const char deleted[] = " (deleted)";
+  size_t n = strlen(name), nd = sizeof deleted - 1;
+  char from[96], key[128], dev[32] = "";
+  unsigned long long ino = 0;
+  if (n <= nd || strcmp(name + n - nd, deleted) != 0)
+    return name;
+  name[n - nd] = 0;
+  sscanf(line, "%*s %*s %*s %31s %llu", dev, &ino);
+  snprintf(from, sizeof from, "/proc/%d/map_files/%llx-%llx", (int)pid, lo, hi);
+  snprintf(key, sizeof key, "%s:%llu", dev, ino);
+  const char *base = strrchr(name, '/');
+  const char *copy = prof_modules_save(from, key, base ? base + 1 : name);
+  return copy ? (char *)copy : name;
+}
+
+/* The executable mappings and the name of process PID, as perf reports
+   them for processes it starts: read from /proc (the kernel reports only
+   what is mapped after the events open).  */
+static void synthesize_process(struct recorder *r, pid_t pid)
+{
+  char path[64], line[4096 + 256];
+  struct prof_proc *p = prof_proc_get(r->d, pid);
+  snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (f) {
+    if (fgets(p->comm, sizeof p->comm, f))
+      p->comm[strcspn(p->comm, "\n")] = 0;
+    fclose(f);
+  }
+  snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+  f = fopen(path, "r");
+  if (!f)
+    return;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long lo, hi, off;
+    char perms[8];
+    int name_at = 0;
+    if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) < 4
+        || perms[2] != 'x' || name_at == 0)
+      continue;
+    char *name = line + name_at;
+    name[strcspn(name, "\n")] = 0;
+    if (*name == 0)
+      continue;
+    name = saved_if_deleted(pid, line, name, lo, hi);
+    struct prof_proc *pp = prof_proc_get(r->d, pid);
+    prof_space_map(&pp->space, lo, hi - lo, off, name);
+    const struct prof_map *m = prof_space_find(&pp->space, lo);
+    if (m && m->mod)
+      prof_proc_add_span(pp, m->bias, lo, hi, m->path);
+  }
+  fclose(f);
+}
+
+/* Has process PID ended (gone, or a zombie its parent has not reaped)?  */
+static int process_ended(pid_t pid)
+{
+  char path[64], buf[256];
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 1;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  const char *state = strrchr(buf, ')');
+  return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
+}
+
+/* Open the events of every thread of PID.  */
+static int attach_process(struct recorder *r, pid_t pid)
+{
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *dir = opendir(path);
+  if (!dir) {
+    fprintf(stderr, "gorc-prof: no process %d\n", (int)pid);
+    return -1;
+  }
+  synthesize_process(r, pid);
+  int opened = 0, rc = 0;
+  struct dirent *de;
+  while (rc >= 0 && (de = readdir(dir))) {
+    if (de->d_name[0] == '.')
+      continue;
+    rc = open_thread(r, (pid_t)atoi(de->d_name));
+    opened += rc == 0;
+  }
+  closedir(dir);
+  if (rc < 0)
+    return -1;
+  if (opened == 0 || process_ended(pid)) {
+    fprintf(stderr, "gorc-prof: process %d exited while gorc-prof attached to it\n", (int)pid);
+    return -1;
+  }
+  if (r->o->progress)
+    fprintf(stderr, "gorc-prof: attached to process %d (%s), %d threads\n", (int)pid,
+            prof_proc_get(r->d, pid)->comm, opened);
+  return 0;
+}
+
+/* ---- starting a program ---- */
+
+/* Fork the program, stopped before its exec until GO is written to.  */
+static pid_t start_program(char **cmd, int *go)
+{
+  int pipefd[2];
+  if (pipe2(pipefd, O_CLOEXEC) != 0) {
+    fprintf(stderr, "gorc-prof: pipe: %s\n", strerror(errno));
+    return -1;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "gorc-prof: fork: %s\n", strerror(errno));
+    return -1;
+  }
+  if (pid == 0) {
+    char c;
+    close(pipefd[1]);
+    if (read(pipefd[0], &c, 1) != 1)
+      _exit(127);             /* gorc-prof gave up */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    execvp(cmd[0], cmd);
+    fprintf(stderr, "gorc-prof: cannot run %s: %s\n", cmd[0], strerror(errno));
+    _exit(127);
+  }
+  close(pipefd[0]);
+  *go = pipefd[1];
+  return pid;
+}
+
+/* ---- draining ---- */
+
+static uint64_t record_time(const struct recorder *r, const uint8_t *rec, size_t len)
+{
+  const struct perf_event_header *h = (const void *)rec;
+  if (h->type == PERF_RECORD_SAMPLE)
+    return gorc_perf_sample_time(&r->layout, rec, len);
+  struct gorc_perf_id id;
+  return gorc_perf_decode_id(&r->layout, rec, len, &id) == 0 ? id.time : 0;
+}
+
+static void pend(struct recorder *r, const uint8_t *rec, size_t len)
+{
+  if (r->npend == r->cap_pend) {
+    r->cap_pend = r->cap_pend ? r->cap_pend * 2 : 1024;
+    r->pend = prof_xrealloc(r->pend, r->cap_pend * sizeof *r->pend);
+  }
+  struct pending *p = &r->pend[r->npend++];
+  p->rec = memcpy(prof_xmalloc(len), rec, len);
+  p->len = len;
+  p->time = record_time(r, rec, len);
+  p->seq = r->seq++;
+}
+
+/* Copy every record of RING out.  */
+static void drain_ring(struct recorder *r, struct ring *ring)
+{
+  static uint8_t wrapped[65536];
+  uint64_t head = __atomic_load_n(&ring->page->data_head, __ATOMIC_ACQUIRE);
+  uint64_t tail = ring->page->data_tail;
+  while (tail < head) {
+    struct perf_event_header h;
+    uint64_t at = tail % ring->size;
+    const uint8_t *rec = ring->data + at;
+    if (ring->size - at < sizeof h) {
+      memcpy(wrapped, ring->data + at, ring->size - at);
+      memcpy(wrapped + (ring->size - at), ring->data, sizeof h - (ring->size - at));
+      memcpy(&h, wrapped, sizeof h);
+    } else {
+      memcpy(&h, rec, sizeof h);
+    }
+    if (h.size < sizeof h || h.size > head - tail)
+      break;
+    if (ring->size - at < h.size) {
+      memcpy(wrapped, ring->data + at, ring->size - at);
+      memcpy(wrapped + (ring->size - at), ring->data, h.size - (ring->size - at));
+      rec = wrapped;
+    }
+    pend(r, rec, h.size);
+    tail += h.size;
+  }
+  __atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static int pending_cmp(const void *a, const void *b)
+{
+  const struct pending *x = a, *y = b;
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Feed the records older than HORIZON (all with UINT64_MAX), in order.  */
+static void feed_until(struct recorder *r, uint64_t horizon)
+{
+  qsort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
+  size_t k = 0;
+  for (; k < r->npend && r->pend[k].time < horizon; k++) {
+    prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
+    free(r->pend[k].rec);
+  }
+  memmove(r->pend, r->pend + k, (r->npend - k) * sizeof *r->pend);
+  r->npend -= k;
+}
+
+static void progress(const struct recorder *r, double t, int final)
+{
+  size_t ns, nt;
+  prof_data_totals(r->d, &ns, &nt);
+  if (r->o->progress == 1 && !final)
+    fprintf(stderr, "\rgorc-prof: %zu samples, %zu threads, %llu lost, %.1f s\033[K", ns, nt,
+            (unsigned long long)r->d->lost, t);
+  else if (r->o->progress == 1)
+    fprintf(stderr, "\r\033[K");
+  else if (r->o->progress == 2 && !final)
+    fprintf(stderr, "gorc-prof: %zu samples, %zu threads, %llu lost, %.1f s\n", ns, nt,
+            (unsigned long long)r->d->lost, t);
+}
+
+/* Are the attached processes all gone?  */
+static int targets_gone(struct recorder *r, int *status)
+{
+  if (r->child) {
+    r->child_done = waitpid(r->child, status, WNOHANG) == r->child;
+    return r->child_done;
+  }
+  for (size_t i = 0; i < r->o->npids; i++)
+    if (!process_ended(r->o->pids[i]))
+      return 0;
+  return 1;
+}
+
+/* Drain until the end: Ctrl-C, the duration, or the targets exit.  */
+static void record_loop(struct recorder *r, int *status)
+{
+  double t0 = now(), last_line = t0;
+  uint64_t horizon = 0;
+  struct pollfd *pfd = prof_xmalloc((size_t)r->ncpus * sizeof *pfd);
+  int npfd = 0;
+  for (int c = 0; c < r->ncpus; c++)
+    if (r->rings[c].fd >= 0)
+      pfd[npfd++] = (struct pollfd){ .fd = r->rings[c].fd, .events = POLLIN };
+  for (;;) {
+    int done = interrupted || targets_gone(r, status)
+               || (r->o->duration > 0 && now() - t0 >= r->o->duration);
+    /* what was written before this round's reads started is complete
+       once every ring has been read */
+    uint64_t round_start = now_ns();
+    for (int c = 0; c < r->ncpus; c++)
+      if (r->rings[c].fd >= 0)
+        drain_ring(r, &r->rings[c]);
+    feed_until(r, done ? UINT64_MAX : horizon);
+    horizon = round_start;
+    if (done)
+      break;
+    double t = now();
+    if (r->o->progress == 1 || (r->o->progress == 2 && t - last_line >= 5.0)) {
+      progress(r, t - t0, 0);
+      last_line = t;
+    }
+    poll(pfd, (nfds_t)npfd, DRAIN_MS);
+  }
+  progress(r, now() - t0, 1);
+  free(pfd);
+}
+
+static void recorder_close(struct recorder *r)
+{
+  long pg = sysconf(_SC_PAGESIZE);
+  for (size_t i = 0; i < r->nfds; i++)
+    close(r->fds[i]);
+  for (int c = 0; c < r->ncpus; c++)
+    if (r->rings[c].page)
+      munmap(r->rings[c].page, r->rings[c].size + (size_t)pg);
+  for (size_t k = 0; k < r->npend; k++)
+    free(r->pend[k].rec);
+  free(r->pend);
+  free(r->fds);
+  free(r->rings);
+}
+
+/* Open the events: on the stopped program, or on each process of -p.  */
+static int open_events(struct recorder *r)
+{
+  if (r->child) {
+    int rc = open_thread(r, r->child);
+    if (rc > 0)
+      fprintf(stderr, "gorc-prof: the program exited before it started\n");
+    return rc == 0 ? 0 : -1;
+  }
+  for (size_t i = 0; i < r->o->npids; i++)
+    if (attach_process(r, r->o->pids[i]) != 0)
+      return -1;
+  return 0;
+}
+
+int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *status)
+{
+  struct recorder r;
+  int go = -1, rc = 0;
+  memset(&r, 0, sizeof r);
+  r.o = o;
+  r.d = d;
+  d->hz = (uint64_t)o->hz;
+  *status = 0;
+  r.ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+  r.rings = prof_xmalloc((size_t)r.ncpus * sizeof *r.rings);
+  for (int c = 0; c < r.ncpus; c++)
+    r.rings[c] = (struct ring){ .fd = -1 };
+  if (o->cmd && (r.child = start_program(o->cmd, &go)) < 0) {
+    free(r.rings);
+    return 2;
+  }
+  attr_init(&r);
+  if (open_events(&r) != 0) {
+    rc = 2;
+    if (r.child) {
+      close(go);              /* the child exits without running the program */
+      waitpid(r.child, status, 0);
+    }
+    recorder_close(&r);
+    return rc;
+  }
+  /* -p: Ctrl-C ends the recording.  A started program gets the Ctrl-C
+     (as under time(1)) and the recording ends when it does.  */
+  struct sigaction sa = { 0 }, old_int, old_term;
+  sa.sa_handler = on_interrupt;
+  sigaction(SIGTERM, &sa, &old_term);
+  sa.sa_handler = r.child ? SIG_IGN : on_interrupt;
+  sigaction(SIGINT, &sa, &old_int);
+  if (r.child) {
+    if (write(go, "g", 1) != 1)
+      rc = 2;
+    close(go);
+  }
+  record_loop(&r, status);
+  /* after -d the program runs on; gorc-prof's status is then its own */
+  if (r.child && !r.child_done)
+    *status = 0;
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  recorder_close(&r);
+  return rc;
+}

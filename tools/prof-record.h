@@ -1,0 +1,35 @@
+/* gorc-prof: recording with perf events (perf_event_open), each sample
+   unwound as it is read (prof-unwind.h), and the perf records that
+   both this and a perf.data file feed into a profile.  */
+
+#ifndef GORC_PROF_RECORD_H
+#define GORC_PROF_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "gorc/perf-sample.h"
+#include "prof-data.h"
+
+struct prof_record_opts {
+  const pid_t *pids;         /* -p: processes to attach to ... */
+  size_t npids;
+  char **cmd;                /* ... or the program to start */
+  long hz;
+  double duration;           /* -d: seconds, 0: until the end */
+  unsigned stack_size;       /* bytes of user stack per sample */
+  int children;              /* follow child processes too */
+  int progress;              /* 1: a progress line on stderr (terminal), 2: every 5 s */
+};
+
+/* Record into D.  Returns 0, or 2 after an error message.  *STATUS gets
+   the started program's wait status (0 with -p).  */
+int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *status);
+
+/* Feed one perf record (header included, LEN bytes) written with layout L
+   into D: mappings, processes, threads, lost counts, and samples, each
+   unwound (user registers and stack) or taken from its callchain.  */
+void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,
+                      size_t len);
+
+#endif

@@ -1,0 +1,700 @@
+/* gorc-prof: unwinding a copied user stack outside the process (see
+   prof-unwind.h).  The step follows libgorc's general step
+   (runtime/src/unwind.c, gorc_rt_cursor_step) rule for rule, with the
+   stack copy in place of the live stack.  */
+
+#define _GNU_SOURCE
+#include "prof-unwind.h"
+
+#include <gelf.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/auxv.h>
+#include <sys/ucontext.h>
+#include <unistd.h>
+
+#include "x86_64/arch.h"
+#include "common.h"
+#include "gorc/eh_frame.h"
+#include "elfload.h"
+#include "gorc/elf_symbols.h"
+
+struct prof_module {
+  char *path;
+  int ok;                     /* an ELF file that could be read */
+  struct gorc_elf elf;
+  struct gorc_table table;
+  int has_table;
+  struct gorc_eh_frame eh;    /* in "pointer space": see eh_open */
+  uint64_t eh_bias;           /* pointer space = file address + eh_bias */
+  int has_eh;
+  uint8_t *eh_table;          /* a search table gorc-prof built (no .eh_frame_hdr) */
+  GElf_Phdr *loads;           /* PT_LOAD headers */
+  size_t nloads;
+  struct prof_module *next;
+};
+
+static struct prof_module *modules;
+
+/* Build IDs the files must have (prof_modules_expect_build_id).  */
+struct expected_id {
+  char *path;
+  uint8_t id[20];
+  size_t len;
+  struct expected_id *next;
+};
+
+static struct expected_id *expected_ids;
+
+void prof_modules_expect_build_id(const char *path, const uint8_t *id, size_t len)
+{
+  struct expected_id *e = calloc(1, sizeof *e);
+  if (!e || len > sizeof e->id || !(e->path = strdup(path))) {
+    free(e);
+    return;
+  }
+  memcpy(e->id, id, len);
+  e->len = len;
+  e->next = expected_ids;
+  expected_ids = e;
+}
+
+/* The GNU build ID note of M's file, or 0 bytes.  */
+static size_t file_build_id(const struct prof_module *m, const uint8_t **id)
+{
+  for (size_t i = 1; i < m->elf.shnum; i++) {
+    const struct gorc_sec *sec = &m->elf.secs[i];
+    struct gorc_elf_note n;
+    size_t pos = 0;
+    if (sec->shdr.sh_type != SHT_NOTE || !sec->data)
+      continue;
+    while (gorc_es_note_next(sec->data, sec->size, &pos, &n))
+      if (n.type == NT_GNU_BUILD_ID && n.namesz == 4 && memcmp(n.name, "GNU", 4) == 0) {
+        *id = n.desc;
+        return n.descsz;
+      }
+  }
+  return 0;
+}
+
+/* Is M's file the one that was profiled (when that is known)?  */
+static int build_id_matches(const struct prof_module *m)
+{
+  for (const struct expected_id *e = expected_ids; e; e = e->next) {
+    if (strcmp(e->path, m->path) != 0)
+      continue;
+    const uint8_t *id = NULL;
+    size_t len = file_build_id(m, &id);
+    if (len == e->len && memcmp(id, e->id, len) == 0)
+      return 1;
+    fprintf(stderr, "gorc-prof: %s: not the file that was profiled (its build ID differs): its "
+            "frames are neither unwound nor named\n", m->path);
+    return 0;
+  }
+  return 1;
+}
+
+/* .eh_frame read in place by the shared reader (include/gorc/eh_frame.h,
+   libgorc's too), which takes the bytes' own addresses for their
+   addresses: the file's bytes are the reader's memory, so every file
+   address is shifted by the buffer's address minus the address of the
+   segment holding .eh_frame_hdr.  All the reader does with addresses is
+   compare and subtract them, so a constant shift changes nothing.  */
+static int eh_open_hdr(struct prof_module *m)
+{
+  size_t nph = 0;
+  GElf_Phdr ph, hdr = { 0 };
+  int have_hdr = 0;
+  if (elf_getphdrnum(m->elf.elf, &nph) != 0)
+    return 0;
+  for (size_t i = 0; i < nph; i++)
+    if (gelf_getphdr(m->elf.elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME) {
+      hdr = ph;
+      have_hdr = 1;
+    }
+  if (!have_hdr)
+    return 0;
+  for (size_t i = 0; i < m->nloads; i++) {
+    const GElf_Phdr *l = &m->loads[i];
+    if (hdr.p_offset < l->p_offset || hdr.p_offset - l->p_offset >= l->p_filesz
+        || l->p_offset > m->elf.size || l->p_filesz > m->elf.size - l->p_offset)
+      continue;
+    m->eh_bias = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset - l->p_vaddr;
+    m->eh.lo = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset;
+    m->eh.hi = m->eh.lo + l->p_filesz;
+    m->eh.hdr = hdr.p_vaddr + m->eh_bias;
+    m->eh.hdr_size = hdr.p_filesz;
+    if (m->eh.hdr + m->eh.hdr_size > m->eh.hi)
+      m->eh.hdr_size = m->eh.hi - m->eh.hdr;
+    return 1;
+  }
+  return 0;
+}
+
+/* A .eh_frame search table built for a file without .eh_frame_hdr (a
+   static program: GCC links those without --eh-frame-hdr), in the form
+   the reader searches: 8-byte fields relative to the table.  */
+struct eh_entry {
+  int64_t loc, fde;
+};
+
+static int eh_entry_cmp(const void *a, const void *b)
+{
+  const struct eh_entry *x = a, *y = b;
+  return x->loc < y->loc ? -1 : x->loc > y->loc;
+}
+
+/* The initial location of FDE R (in the reader's address space), or 0
+   when its CIE is one the reader does not take.  */
+static int fde_location(const struct gorc_eh_section *sec, const struct gorc_eh_record *r,
+                        int64_t *loc)
+{
+  struct gorc_eh_cie cie;
+  struct gorc_eh_record cr;
+  uint64_t v;
+  const uint8_t *p = r->body;
+  if (r->id == 0 || r->id > (uint64_t)(r->id_field - sec->start)
+      || gorc_eh_rd_record(sec, r->id_field - r->id, &cr) != GORC_EH_OK
+      || gorc_eh_parse_cie(&cr, &cie) != GORC_EH_OK
+      || gorc_eh_rd_encoded(&p, r->end, cie.fde_enc, 1, 0, &v) != GORC_EH_OK)
+    return 0;
+  *loc = (int64_t)v;
+  return 1;
+}
+
+/* Every FDE of the .eh_frame bytes [start, end), in *OUT.  */
+static size_t eh_collect(const uint8_t *start, const uint8_t *end, struct eh_entry **out)
+{
+  struct gorc_eh_section sec = { start, end };
+  struct gorc_eh_record r;
+  struct eh_entry *v = NULL;
+  size_t n = 0, cap = 0;
+  for (const uint8_t *p = start; p < end && gorc_eh_rd_record(&sec, p, &r) == GORC_EH_OK;
+       p = r.end) {
+    int64_t loc;
+    if (r.id == 0 || !fde_location(&sec, &r, &loc))
+      continue;               /* a CIE */
+    if (n == cap) {
+      cap = cap ? cap * 2 : 256;
+      struct eh_entry *nv = realloc(v, cap * sizeof *v);
+      if (!nv)
+        break;
+      v = nv;
+    }
+    v[n++] = (struct eh_entry){ loc, (int64_t)(uintptr_t)r.start };
+  }
+  *out = v;
+  return n;
+}
+
+static int eh_build_table(struct prof_module *m)
+{
+  const struct gorc_sec *sec = NULL;
+  for (size_t i = 1; i < m->elf.shnum; i++)
+    if (strcmp(m->elf.secs[i].name, ".eh_frame") == 0 && m->elf.secs[i].data)
+      sec = &m->elf.secs[i];
+  if (!sec)
+    return 0;
+  struct eh_entry *v;
+  size_t n = eh_collect(sec->data, sec->data + sec->size, &v);
+  if (n == 0) {
+    free(v);
+    return 0;
+  }
+  qsort(v, n, sizeof *v, eh_entry_cmp);
+  uint8_t *t = malloc(12 + n * 16);
+  if (!t) {
+    free(v);
+    return 0;
+  }
+  int64_t base = (int64_t)(uintptr_t)t;
+  t[0] = 1;                                                 /* version */
+  t[1] = GORC_EH_PE_OMIT;                                   /* no eh_frame_ptr */
+  t[2] = GORC_EH_PE_UDATA8;                                 /* fde_count */
+  t[3] = GORC_EH_PE_DATAREL | GORC_EH_PE_SDATA8;            /* the table */
+  uint64_t count = n;
+  memcpy(t + 4, &count, 8);
+  for (size_t i = 0; i < n; i++) {
+    int64_t f[2] = { v[i].loc - base, v[i].fde - base };
+    memcpy(t + 12 + 16 * i, f, 16);
+  }
+  free(v);
+  m->eh_table = t;
+  m->eh.hdr = (uint64_t)base;
+  m->eh.hdr_size = 12 + n * 16;
+  m->eh.lo = (uint64_t)(uintptr_t)sec->data;
+  m->eh.hi = m->eh.lo + sec->size;
+  m->eh_bias = (uint64_t)(uintptr_t)sec->data - sec->shdr.sh_addr;
+  return 1;
+}
+
+static void eh_open(struct prof_module *m)
+{
+  m->has_eh = eh_open_hdr(m) || eh_build_table(m);
+}
+
+static void module_load(struct prof_module *m)
+{
+  size_t nph = 0;
+  GElf_Phdr ph;
+  if (gorc_elf_open(&m->elf, m->path) != 0 || m->elf.is_rel)
+    return;
+  if (elf_getphdrnum(m->elf.elf, &nph) != 0)
+    return;
+  m->loads = calloc(nph ? nph : 1, sizeof *m->loads);
+  if (!m->loads)
+    return;
+  for (size_t i = 0; i < nph; i++)
+    if (gelf_getphdr(m->elf.elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+      m->loads[m->nloads++] = ph;
+  if (!build_id_matches(m))
+    return;
+  gorc_table_load(&m->table, &m->elf);
+  m->has_table = !m->table.decode_error && m->table.nranges > 0;
+  eh_open(m);
+  m->ok = 1;
+}
+
+/* Files gorc-prof writes for code that has no file of its own any more
+   (the vdso, a file deleted since it was mapped), in
+   TMPDIR/gorc-prof.XXXXXX/ under the name frames show, removed at the
+   end.  KEY says which file a copy is of.  */
+struct scratch {
+  char *key, *path;
+  struct scratch *next;
+};
+
+static char scratch_dir[PATH_MAX];
+static struct scratch *scratches;
+
+/* The copy of KEY, written as NAME from the LEN bytes at DATA when it
+   is new; NULL when it cannot be written.  */
+static const char *scratch_write(const char *key, const char *name, const void *data, size_t len)
+{
+  for (struct scratch *c = scratches; c; c = c->next)
+    if (strcmp(c->key, key) == 0)
+      return c->path;
+  if (!scratch_dir[0]) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch_dir, sizeof scratch_dir, "%s/gorc-prof.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(scratch_dir)) {
+      scratch_dir[0] = 0;
+      return NULL;
+    }
+  }
+  struct scratch *c = calloc(1, sizeof *c);
+  char path[PATH_MAX + 256];
+  snprintf(path, sizeof path, "%s/%s", scratch_dir, name);
+  int fd = c ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+  int ok = fd >= 0 && write(fd, data, len) == (ssize_t)len;
+  if (fd >= 0)
+    close(fd);
+  if (!ok || !(c->key = strdup(key)) || !(c->path = strdup(path))) {
+    if (fd >= 0)
+      unlink(path);
+    if (c)
+      free(c->key);
+    free(c);
+    return NULL;
+  }
+  c->next = scratches;
+  scratches = c;
+  return c->path;
+}
+
+static void scratch_remove(void)
+{
+  while (scratches) {
+    struct scratch *c = scratches;
+    scratches = c->next;
+    unlink(c->path);
+    free(c->key);
+    free(c->path);
+    free(c);
+  }
+  if (scratch_dir[0])
+    rmdir(scratch_dir);
+  scratch_dir[0] = 0;
+}
+
+/* The kernel's vdso: gorc-prof's own is the same image (the same
+   kernel).  */
+static const char *vdso_file(void)
+{
+  char line[512];
+  unsigned long long lo = 0, hi = 0;
+  const void *image = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
+  FILE *maps = fopen("/proc/self/maps", "r");
+  if (!image || !maps) {
+    if (maps)
+      fclose(maps);
+    return "[vdso]";
+  }
+  while (fgets(line, sizeof line, maps))
+    if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2)
+      break;
+  fclose(maps);
+  const char *path = NULL;
+  if ((uint64_t)(uintptr_t)image == lo && hi > lo)
+    path = scratch_write("[vdso]", "[vdso]", image, hi - lo);
+  return path ? path : "[vdso]";
+}
+
+const char *prof_modules_save(const char *from, const char *key, const char *name)
+{
+  for (struct scratch *c = scratches; c; c = c->next)
+    if (strcmp(c->key, key) == 0)
+      return c->path;
+  struct gorc_elf copy;
+  memset(&copy, 0, sizeof copy);
+  const char *path = NULL;
+  /* read whole (and checked to be ELF) by the tools' loader */
+  if (gorc_elf_open(&copy, from) == 0)
+    path = scratch_write(key, name, copy.buf, copy.size);
+  gorc_elf_close(&copy);
+  return path;
+}
+
+/* The module of PATH, read at its first use.  */
+static struct prof_module *module_get(const char *path)
+{
+  if (strcmp(path, "[vdso]") == 0)
+    path = vdso_file();
+  for (struct prof_module *m = modules; m; m = m->next)
+    if (strcmp(m->path, path) == 0)
+      return m;
+  struct prof_module *m = calloc(1, sizeof *m);
+  if (!m || !(m->path = strdup(path))) {
+    free(m);
+    return NULL;
+  }
+  if (path[0] == '/')
+    module_load(m);
+  m->next = modules;
+  modules = m;
+  return m;
+}
+
+void prof_modules_free(void)
+{
+  while (expected_ids) {
+    struct expected_id *e = expected_ids;
+    expected_ids = e->next;
+    free(e->path);
+    free(e);
+  }
+  scratch_remove();
+  while (modules) {
+    struct prof_module *m = modules;
+    modules = m->next;
+    if (m->has_table || m->table.entries)
+      gorc_table_free(&m->table);
+    if (m->elf.path)
+      gorc_elf_close(&m->elf);
+    free(m->loads);
+    free(m->eh_table);
+    free(m->path);
+    free(m);
+  }
+}
+
+/* The bias of a mapping of M at START from file offset PGOFF: the
+   PT_LOAD that holds PGOFF numbers it.  */
+static int map_bias(const struct prof_module *m, uint64_t start, uint64_t pgoff, uint64_t *bias)
+{
+  for (size_t i = 0; i < m->nloads; i++) {
+    const GElf_Phdr *l = &m->loads[i];
+    uint64_t seg_off = l->p_offset & ~(uint64_t)0xfff;
+    if (pgoff >= seg_off && pgoff < l->p_offset + l->p_filesz) {
+      *bias = start - pgoff + l->p_offset - l->p_vaddr;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* ---- a process's mappings ---- */
+
+static void space_push(struct prof_space *sp, const struct prof_map *m)
+{
+  if (sp->n == sp->cap) {
+    sp->cap = sp->cap ? sp->cap * 2 : 64;
+    sp->maps = realloc(sp->maps, sp->cap * sizeof *sp->maps);
+    if (!sp->maps)
+      abort();
+  }
+  sp->maps[sp->n++] = *m;
+}
+
+/* The mappings of SP with [start, end) replaced by ADD, in order.  */
+void prof_space_map(struct prof_space *sp, uint64_t start, uint64_t len, uint64_t pgoff,
+                    const char *path)
+{
+  uint64_t end = start + len;
+  struct prof_map add = { start, end, pgoff, 0, module_get(path), NULL };
+  if (!add.mod)
+    return;
+  add.path = add.mod->path;
+  if (!add.mod->ok || !map_bias(add.mod, start, pgoff, &add.bias))
+    add.mod = NULL;
+  struct prof_space out = { NULL, 0, 0 };
+  int added = 0;
+  for (size_t i = 0; i < sp->n; i++) {
+    struct prof_map m = sp->maps[i];
+    if (!added && m.start >= start) {
+      space_push(&out, &add);
+      added = 1;
+    }
+    if (m.end <= start || m.start >= end) {
+      space_push(&out, &m);
+      continue;
+    }
+    if (m.start < start) {
+      struct prof_map lo = m;
+      lo.end = start;
+      space_push(&out, &lo);
+      space_push(&out, &add);
+      added = 1;
+    }
+    if (m.end > end) {
+      struct prof_map hi = m;
+      hi.pgoff += end - m.start;
+      hi.start = end;
+      space_push(&out, &hi);
+    }
+  }
+  if (!added)
+    space_push(&out, &add);
+  free(sp->maps);
+  *sp = out;
+}
+
+void prof_space_clear(struct prof_space *sp)
+{
+  sp->n = 0;
+}
+
+void prof_space_copy(struct prof_space *dst, const struct prof_space *src)
+{
+  dst->n = 0;
+  for (size_t i = 0; i < src->n; i++)
+    space_push(dst, &src->maps[i]);
+}
+
+const struct prof_map *prof_space_find(const struct prof_space *sp, uint64_t addr)
+{
+  size_t lo = 0, hi = sp->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sp->maps[mid].start <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo > 0 && addr < sp->maps[lo - 1].end ? &sp->maps[lo - 1] : NULL;
+}
+
+/* ---- the walk ---- */
+
+/* The registers of the frame being stepped.  */
+struct frame {
+  uint64_t ip, sp, bp, bx;
+  int bp_known, bx_known;
+  int interrupted;            /* ip is the interrupted instruction: look it up itself */
+};
+
+/* The stack copy: the bytes of [base, base + size).  */
+struct stack_copy {
+  uint64_t base, size;
+  const uint8_t *bytes;
+};
+
+/* An 8-byte read of the copy.  0, or the walk's end: beyond the copy is
+   TRUNCATED, below the stack pointer BAD.  */
+static int rd(const struct stack_copy *s, uint64_t a, uint64_t *out)
+{
+  if (a < s->base)
+    return PROF_WALK_BAD;
+  if (a - s->base > s->size || s->size - (a - s->base) < 8)
+    return PROF_WALK_TRUNCATED;
+  memcpy(out, s->bytes + (a - s->base), 8);
+  return 0;
+}
+
+/* The value of DWARF register R in frame F, if known.  */
+static int reg_value(const struct frame *f, unsigned r, uint64_t *out)
+{
+  switch (r) {
+  case GORC_DWARF_RSP: *out = f->sp; return 1;
+  case GORC_DWARF_RBP: *out = f->bp; return f->bp_known;
+  case GORC_DWARF_RBX: *out = f->bx; return f->bx_known;
+  default: return 0;
+  }
+}
+
+/* The state at PC of module M (records first, then .eh_frame): 1, or 0
+   when neither describes PC.  */
+static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_state *st)
+{
+  uint64_t next;
+  if (m->has_table && gorc_table_lookup(&m->table, pc, st, &next) >= 0)
+    return 1;
+  if (m->has_eh)
+    return gorc_eh_frame_state(&m->eh, pc + m->eh_bias, st) == 1;
+  return 0;
+}
+
+/* Does the code at file address PC of M start with glibc's __restore_rt?  */
+static int is_restore_rt(const struct prof_module *m, uint64_t pc)
+{
+  static const uint8_t code[GORC_RT_SIGRETURN_LEN] = GORC_RT_SIGRETURN_CODE;
+  for (size_t i = 0; i < m->nloads; i++) {
+    const GElf_Phdr *l = &m->loads[i];
+    if (pc < l->p_vaddr || pc - l->p_vaddr >= l->p_filesz)
+      continue;
+    uint64_t off = l->p_offset + (pc - l->p_vaddr);
+    return off <= m->elf.size && m->elf.size - off >= sizeof code
+           && memcmp(m->elf.buf + off, code, sizeof code) == 0;
+  }
+  return 0;
+}
+
+/* A signal frame: at __restore_rt the stack pointer is at the ucontext
+   the kernel saved; the interrupted registers are read from it.  */
+static int signal_frame(const struct stack_copy *s, struct frame *f)
+{
+  static const size_t uc_off[] = { GORC_RT_UC_IP, GORC_RT_UC_SP, GORC_RT_UC_FP, GORC_RT_UC_AUX };
+  uint64_t v[4];
+  for (unsigned i = 0; i < 4; i++) {
+    uint64_t a = f->sp + uc_off[i];
+    int rc = rd(s, a, &v[i]);
+    if (rc)
+      return rc;
+  }
+  f->ip = v[0];
+  f->sp = v[1];
+  f->bp = v[2];
+  f->bx = v[3];
+  f->bp_known = f->bx_known = 1;
+  f->interrupted = 1;
+  return 0;
+}
+
+static int frame_cfa(const struct stack_copy *s, const struct frame *f,
+                     const struct gorc_state *st, uint64_t *cfa)
+{
+  uint64_t v;
+  switch (st->cfa_kind) {
+  case GORC_CFA_SP:
+    *cfa = f->sp + (uint64_t)st->cfa_off;
+    return 0;
+  case GORC_CFA_SP_PLT:
+    /* ld's PLT rule: 8 more once the stub's push has run */
+    *cfa = f->sp + (uint64_t)st->cfa_off + ((f->ip & 15) >= st->cfa_reg ? 8 : 0);
+    return 0;
+  case GORC_CFA_BP:
+  case GORC_CFA_REG:
+    if (!reg_value(f, st->cfa_kind == GORC_CFA_BP ? GORC_DWARF_RBP : st->cfa_reg, &v))
+      return PROF_WALK_NO_INFO;
+    *cfa = v + (uint64_t)st->cfa_off;
+    return 0;
+  case GORC_CFA_DEREF:
+    if (!reg_value(f, st->cfa_reg, &v))
+      return PROF_WALK_NO_INFO;
+    return rd(s, v + (uint64_t)st->cfa_off, cfa);
+  default:
+    return PROF_WALK_NO_INFO;
+  }
+}
+
+/* The caller's rbp and rbx after a frame with state ST and CFA CFA.  */
+static int frame_saved(const struct stack_copy *s, struct frame *f, const struct gorc_state *st,
+                       uint64_t cfa)
+{
+  uint64_t v;
+  int rc = 0;
+  switch (st->bp_kind) {
+  case GORC_BP_SAME:
+    break;
+  case GORC_BP_CFA:
+    rc = rd(s, cfa + (uint64_t)st->bp_off, &f->bp);
+    f->bp_known = 1;
+    break;
+  case GORC_BP_REG:
+    if (!reg_value(f, st->bp_reg, &v))
+      return PROF_WALK_NO_INFO;
+    rc = rd(s, v + (uint64_t)st->bp_off, &f->bp);
+    f->bp_known = 1;
+    break;
+  default:
+    f->bp_known = 0;
+  }
+  if (rc)
+    return rc;
+  if (st->aux_kind == GORC_AUX_CFA)
+    f->bx_known = rd(s, cfa + (uint64_t)st->aux_off, &f->bx) == 0;
+  else if (st->aux_kind != GORC_AUX_SAME)
+    f->bx_known = 0;
+  return 0;
+}
+
+/* One step from frame F to its caller: 1, or how the walk ends.  */
+static int step(const struct prof_space *sp, const struct stack_copy *s, struct frame *f)
+{
+  uint64_t pc = f->interrupted ? f->ip : f->ip - 1, cfa, ra;
+  const struct prof_map *map = prof_space_find(sp, pc);
+  struct gorc_state st;
+  int rc;
+
+  if (!map)                     /* a return address must be code */
+    return f->interrupted ? PROF_WALK_NO_INFO : PROF_WALK_BAD;
+  if (!map->mod)
+    return PROF_WALK_NO_INFO;
+  int found = module_state(map->mod, pc - map->bias, &st);
+  if ((!found || st.cfa_kind == GORC_CFA_UNDEFINED) && is_restore_rt(map->mod, f->ip - map->bias))
+    return (rc = signal_frame(s, f)) ? rc : 1;
+  if (!found)
+    return PROF_WALK_NO_INFO;
+  if (st.ra_kind == GORC_RA_UNDEFINED)
+    return PROF_WALK_COMPLETE;
+  if ((rc = frame_cfa(s, f, &st, &cfa)) != 0)
+    return rc;
+  if (cfa <= f->sp)
+    return PROF_WALK_BAD;
+  if (st.ra_kind != GORC_RA_CFA)
+    return PROF_WALK_NO_INFO;
+  if ((rc = rd(s, cfa + (uint64_t)st.ra_off, &ra)) != 0 || (rc = frame_saved(s, f, &st, cfa)) != 0)
+    return rc;
+  if (ra == 0)
+    return PROF_WALK_COMPLETE;
+  f->ip = ra;
+  f->sp = cfa;
+  f->interrupted = 0;
+  return 1;
+}
+
+enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_perf_regs *regs,
+                               const uint8_t *stack, uint64_t stack_size, uint64_t *ips,
+                               unsigned max, unsigned *n)
+{
+  struct stack_copy s = { regs->sp, stack ? stack_size : 0, stack };
+  struct frame f = { regs->ip, regs->sp, regs->bp, regs->bx,
+                     (regs->have >> GORC_PERF_REG_BP) & 1, (regs->have >> GORC_PERF_REG_BX) & 1,
+                     1 };
+  *n = 0;
+  if (max == 0)
+    return PROF_WALK_DEEPER;
+  ips[(*n)++] = f.ip;
+  for (;;) {
+    int rc = step(sp, &s, &f);
+    if (rc != 1)
+      return (enum prof_walk_end)rc;
+    if (*n == max)
+      return PROF_WALK_DEEPER;
+    ips[(*n)++] = f.ip;
+  }
+}

@@ -1,0 +1,76 @@
+/* gorc-prof: unwinding a copied user stack outside the process.
+
+   A sample is the user registers (rip, rsp, rbp, rbx) and a copy of the
+   stack from rsp (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER).  Each
+   frame's state comes from its module's gorc records, read from the file
+   on disk with the tools' decoder (common.c), else from the module's
+   .eh_frame, interpreted by the reader libgorc uses (include/gorc/eh_frame.h)
+   over the file's bytes; a signal frame (glibc's __restore_rt) is
+   crossed through the ucontext on the stack.  Every stack read is
+   checked against the copy: a walk that needs a byte beyond it stops as
+   PROF_WALK_TRUNCATED, never guesses.  */
+
+#ifndef GORC_PROF_UNWIND_H
+#define GORC_PROF_UNWIND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gorc/perf-sample.h"
+
+/* How a walk ended.  */
+enum prof_walk_end {
+  PROF_WALK_COMPLETE = 0,   /* the outermost frame (_start, the thread start) */
+  PROF_WALK_DEEPER = 1,     /* more frames than the caller's room */
+  PROF_WALK_CALLCHAIN = 2,  /* not unwound: a frame-pointer callchain (perf record -g) */
+  PROF_WALK_TRUNCATED = -1, /* the stack copy ended */
+  PROF_WALK_NO_INFO = -2,   /* code without records or .eh_frame (or no file) */
+  PROF_WALK_BAD = -3        /* the stack did not make sense (not code, wrong direction) */
+};
+
+/* One ELF file, loaded once for every process that maps it.  */
+struct prof_module;
+
+/* One executable mapping of a process: [start, end) at file offset
+   PGOFF; an address A of it is A - BIAS in the file's numbering.  */
+struct prof_map {
+  uint64_t start, end, pgoff, bias;
+  struct prof_module *mod;   /* NULL: not an ELF file gorc-prof can read */
+  const char *path;          /* the file's path (owned by the module cache) */
+};
+
+/* A process's executable mappings, sorted by start, not overlapping.  */
+struct prof_space {
+  struct prof_map *maps;
+  size_t n, cap;
+};
+
+/* An executable mapping of PATH (a later one replaces what it overlaps).  */
+void prof_space_map(struct prof_space *sp, uint64_t start, uint64_t len, uint64_t pgoff,
+                    const char *path);
+/* Forget every mapping (an exec: munmap is not reported).  */
+void prof_space_clear(struct prof_space *sp);
+void prof_space_copy(struct prof_space *dst, const struct prof_space *src);
+const struct prof_map *prof_space_find(const struct prof_space *sp, uint64_t addr);
+
+/* Walk the sample: IPS[0] is regs->ip, then one return address per
+   frame, at most MAX.  *N gets the count.  */
+enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_perf_regs *regs,
+                               const uint8_t *stack, uint64_t stack_size, uint64_t *ips,
+                               unsigned max, unsigned *n);
+
+/* The file PATH must have build ID ID (LEN bytes) (a perf.data's record
+   of the files it profiled): a file on disk with another one is not
+   read (a warning says so), so that no frame is unwound or named with a
+   file that was not the one profiled.  */
+void prof_modules_expect_build_id(const char *path, const uint8_t *id, size_t len);
+
+/* A copy of the ELF file FROM (a process's /proc/PID/map_files/ entry of
+   a file deleted since it was mapped), kept until prof_modules_free as
+   NAME in a scratch directory: its path, the same for the same KEY, or
+   NULL when it cannot be read or written.  */
+const char *prof_modules_save(const char *from, const char *key, const char *name);
+
+/* The module cache: every file read once.  */
+void prof_modules_free(void);
+
+#endif
