@@ -126,6 +126,7 @@ static int eh_open_hdr(struct prof_module *m)
     m->eh_bias = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset - l->p_vaddr;
     m->eh.lo = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset;
     m->eh.hi = m->eh.lo + l->p_filesz;
+    m->eh.machine = GORC_RT_MACHINE;
     m->eh.hdr = hdr.p_vaddr + m->eh_bias;
     m->eh.hdr_size = hdr.p_filesz;
     if (m->eh.hdr + m->eh.hdr_size > m->eh.hi)
@@ -224,6 +225,7 @@ static int eh_build_table(struct prof_module *m)
   }
   free(v);
   m->eh_table = t;
+  m->eh.machine = GORC_RT_MACHINE;
   m->eh.hdr = (uint64_t)base;
   m->eh.hdr_size = 12 + n * 16;
   m->eh.lo = (uint64_t)(uintptr_t)sec->data;
