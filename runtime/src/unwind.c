@@ -610,7 +610,10 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   int rc = frame_cfa(c, &st, &cfa);
   if (rc)
     return rc;
-  if (cfa <= c->sp)
+  /* The CFA is above sp, or at sp in a frame that has not moved sp and
+     keeps the return address in the link register (aarch64, a leaf),
+     which only an interrupted frame can be: the walk always moves.  */
+  if (cfa < c->sp || (cfa == c->sp && st.ra_kind != GORC_RA_SAME))
     return -GORC_EDIRECTION;
   if ((rc = frame_ra(c, &st, cfa, &ra)) != 0)
     return rc;
