@@ -6,7 +6,6 @@
    never use whatever x30 holds (libgcc's unwinder does).  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
-/* { dg-additional-options "-Wl,--no-as-needed -lunwind" } */
 
 #include <stdio.h>
 #include "oracle.h"

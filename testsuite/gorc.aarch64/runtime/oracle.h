@@ -1,21 +1,24 @@
 /* The independent unwinders gorc's aarch64 walks are compared with:
-   libgcc's _Unwind_Backtrace (the cross toolchain's, .eh_frame; it
+   libgcc's _Unwind_Backtrace (the cross toolchain's, from .eh_frame: it
    strips signed return addresses and steps through the signal
-   trampoline) and libunwind (Debian's libunwind-dev:arm64, unw_step),
-   which does neither pointer authentication nor, in its version 1.6,
-   survive a signed return address: it is asked only of code built
-   without -mbranch-protection.  */
+   trampoline), and libunwind (unw_step) where libunwind-dev:arm64 is
+   installed (aarch64.exp then defines A64_LIBUNWIND and links it).
+   libunwind 1.6 neither strips signed return addresses nor survives
+   them: it is asked only of code built without -mbranch-protection.  */
 #ifndef A64_ORACLE_H
 #define A64_ORACLE_H
+#ifdef A64_LIBUNWIND
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
+#endif
 #include <unwind.h>
 #include "../../gorc.runtime/support/rt-test.h"
 
-#ifdef __ARM_FEATURE_PAC_DEFAULT
-#define A64_SIGNED 1    /* built with pac-ret: libunwind cannot walk it */
+/* Is libunwind asked too?  Not of code built with pac-ret.  */
+#if defined(A64_LIBUNWIND) && !defined(__ARM_FEATURE_PAC_DEFAULT)
+#define A64_ASK_LIBUNWIND 1
 #else
-#define A64_SIGNED 0
+#define A64_ASK_LIBUNWIND 0
 #endif
 
 struct a64_walk {
@@ -40,9 +43,10 @@ static __attribute__((noinline)) int a64_gcc_walk(void **out, int max)
   return w.n;
 }
 
-/* libunwind's walk from its caller.  */
+/* libunwind's walk from its caller (0 frames without libunwind).  */
 static __attribute__((noinline)) int a64_unw_walk(void **out, int max)
 {
+#if A64_ASK_LIBUNWIND
   unw_context_t uc;
   unw_cursor_t c;
   unw_word_t ip;
@@ -54,6 +58,10 @@ static __attribute__((noinline)) int a64_unw_walk(void **out, int max)
     out[n++] = (void *)ip;
   }
   return n;
+#else
+  (void)out, (void)max;
+  return 0;
+#endif
 }
 
 /* gorc's IPS[FROM..N) must be the frames of the oracle's REF[0..K)

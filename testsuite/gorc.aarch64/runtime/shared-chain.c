@@ -1,12 +1,11 @@
 /* libgorc on aarch64: a walk through a shared library built with the
    plugin (support/a64-lib.c, its own records and module slot) and back
    into the program by a callback: the same frames as libgcc's
-   _Unwind_Backtrace (and libunwind's, without pointer authentication),
-   twice (the second walk from the PC cache), and the program's own
-   return addresses where it recorded them.  */
+   _Unwind_Backtrace (and libunwind's, where installed, without pointer
+   authentication), twice (the second walk from the PC cache), and the
+   program's own return addresses where it recorded them.  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
-/* { dg-additional-options "-Wl,--no-as-needed -lunwind" } */
 /* { dg-gorc-runtime-library runtime/support/a64-lib.c "-O2 -fomit-frame-pointer" } */
 
 #include <stdio.h>
@@ -36,7 +35,7 @@ callback (int n)
       CHECK (rc >= 6, rc);
       CHECK (ips[4] == into_main, round);
       a64_same_frames (ips, rc, 1, ref, a64_gcc_walk (ref, NIPS), "libgcc");
-      if (!A64_SIGNED)
+      if (A64_ASK_LIBUNWIND)
 	a64_same_frames (ips, rc, 1, ref, a64_unw_walk (ref, NIPS), "libunwind");
     }
   return n + 1;

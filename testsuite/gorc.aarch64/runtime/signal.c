@@ -7,12 +7,11 @@
    (from the handler, through the signal trampoline: the vDSO's
    __kernel_rt_sigreturn, or under qemu-user a page of qemu's, and the
    ucontext of struct rt_sigframe), and both must equal libgcc's
-   _Unwind_Backtrace (and libunwind's, without pointer authentication)
-   address for address from the interrupted frame on, and contain the
-   chain of return addresses recorded on the way.  */
+   _Unwind_Backtrace (and libunwind's, where installed, without pointer
+   authentication) address for address from the interrupted frame on,
+   and contain the chain of return addresses recorded on the way.  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
-/* { dg-additional-options "-Wl,--no-as-needed -lunwind" } */
 
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -56,7 +55,7 @@ handler (int sig, siginfo_t *si, void *uc)
   rc = gorc_backtrace (ips, NIPS);
   check_walk (rc, "gorc_backtrace in the handler");
   a64_same_frames (ips, rc, 1, ref, k, "libgcc, from the handler");
-  if (!A64_SIGNED)
+  if (A64_ASK_LIBUNWIND)
     {
       k = a64_unw_walk (ref, NIPS);
       a64_same_frames (ips, rc, 1, ref, k, "libunwind, from the handler");
