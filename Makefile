@@ -9,6 +9,9 @@
 #   make ARCH=aarch64       also the plugin for the aarch64 cross compiler
 #                 (= PLUGIN_CC=aarch64-linux-gnu-gcc-12; built by default
 #                 when that compiler and its plugin headers are installed)
+#   make runtime-aarch64    libgorc cross-built for aarch64:
+#                 runtime/aarch64/libgorc.a and .so (also built by default
+#                 when the aarch64 plugin is)
 #   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
 #                 time (also for gcc-11 when installed), start-up, stack walks,
 #                 static calls; BENCH_ONLY=unwind: the stack walks alone
@@ -163,8 +166,8 @@ BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
 
 # aarch64 (when the cross tools are installed): the records' size against
-# .eh_frame(+hdr) and .sframe of the C programs cross-built; libgorc does
-# not run there yet, so nothing else.
+# .eh_frame(+hdr) and .sframe of the C programs cross-built; not the walk
+# figures (libgorc runs there, but only under qemu-user here).
 BENCH_AARCH64_ONLY ?= demo sqlite3 lua5.4 zlib bzip2
 
 # BENCH_ONLY=unwind: the stack walks alone, for $(CC) only.
