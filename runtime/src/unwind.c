@@ -424,21 +424,15 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   return 0;
 }
 
-/* The register at offset OFF (GORC_RT_UC_*) of the ucontext at UC, read
-   as stack (C's range grows in probe mode).  */
-static int rd_saved_reg(const struct gorc_cursor *c, uint64_t uc, size_t off, uint64_t *out)
-{
-  return rd(c, uc + off, out);
-}
-
 /* C's frame returns into the signal trampoline: the interrupted context
-   is the ucontext of the signal frame at sp.  */
+   is the ucontext of the signal frame at sp, its registers read as
+   stack (C's range grows in probe mode).  */
 static int signal_frame(struct gorc_cursor *c)
 {
   uint64_t uc = c->sp + GORC_RT_SIGFRAME_UC_OFF, ip, sp, bp, aux = 0;
-  if (rd_saved_reg(c, uc, GORC_RT_UC_IP, &ip) || rd_saved_reg(c, uc, GORC_RT_UC_SP, &sp)
-      || rd_saved_reg(c, uc, GORC_RT_UC_FP, &bp)
-      || (GORC_RT_HAS_AUX && rd_saved_reg(c, uc, GORC_RT_UC_AUX, &aux)))
+  if (rd(c, uc + GORC_RT_UC_IP, &ip) || rd(c, uc + GORC_RT_UC_SP, &sp)
+      || rd(c, uc + GORC_RT_UC_FP, &bp)
+      || (GORC_RT_HAS_AUX && rd(c, uc + GORC_RT_UC_AUX, &aux)))
     return -GORC_EBADFRAME;
   /* The walk started on the main thread's stack without asking for the
      altstack (set_thread_bounds); an altstack that lives inside that
