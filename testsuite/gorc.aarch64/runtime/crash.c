@@ -1,10 +1,11 @@
 /* libgorc on aarch64: the crash handler.  A child installs it and
    faults three calls deep (in a leaf whose return address is still in
-   x30); the trace it prints on stderr (walked from the signal context
-   on the handler's own stack, reached through the port's stack switch)
-   must name the faulting function as frame #0 and its callers down to
-   main, and the child must then die by SIGSEGV as without the
-   handler.  */
+   x30); the trace it prints on stderr must name the faulting function
+   as frame #0 and its callers down to main, and the child must then die
+   by SIGSEGV as without the handler.  Twice: on the install's
+   alternate stack, and on a small one of the program's own set after
+   the install, from which the handler moves to its print stack (the
+   port's GORC_RT_CALL_ON_STACK).  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
 
@@ -46,10 +47,13 @@ frame_of (const char *out, const char *name)
   return p;
 }
 
-int
-main (void)
+/* Run the crash in a child, OWN_ALTSTACK: on an alternate stack of its
+   own.  */
+static void
+crash_child (int own_altstack)
 {
   static char out[16384];
+  static char small_altstack[16384] __attribute__((aligned (16)));
   int fds[2];
   CHECK (pipe (fds) == 0, 0);
   pid_t pid = fork ();
@@ -59,6 +63,11 @@ main (void)
       dup2 (fds[1], 2);
       close (fds[0]);
       CHECK (gorc_install_crash_handler () == 0, 0);
+      if (own_altstack)
+	{
+	  stack_t ss = { .ss_sp = small_altstack, .ss_size = sizeof small_altstack };
+	  CHECK (sigaltstack (&ss, NULL) == 0, 0);
+	}
       crash_top (1);
       _exit (0);
     }
@@ -83,5 +92,12 @@ main (void)
   CHECK (f0 < leaf && leaf < strstr (out, "#1 "), 1);
   CHECK (leaf < mid && mid < top && top < m, 2);
   CHECK (strstr (out, "the walk stopped") == NULL, 3);
+}
+
+int
+main (void)
+{
+  crash_child (0);
+  crash_child (1);
   return 0;
 }
