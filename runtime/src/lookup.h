@@ -117,9 +117,12 @@ static inline uint64_t gorc_rt_w_ra8(uint32_t w)
    slot mixed with PC's bits 7..14, which the tag and index fix.  So one
    compare of the entry's top 40 bits checks tag and slot together, and
    the slot is the key's low 8 bits mixed back.  The salt makes an empty
-   entry (key 0) match only addresses in the last 32 KiB below 2^47,
-   where no code is (the kernel keeps the top page unmapped and the stack
-   below it).  */
+   entry (key 0) match only addresses in the last 32 KiB below 2^47:
+   on x86-64 no code is there (the kernel keeps the top page unmapped and
+   the stack below it); where the port says code may be there
+   (GORC_RT_CACHE_EMPTY_MAY_MATCH: aarch64, whose 48-bit address space
+   goes on above), the walk's inner loop takes an empty entry for no
+   word.  */
 #define GORC_RT_CACHE_BITS 15
 #define GORC_RT_CACHE_SIZE (1u << GORC_RT_CACHE_BITS)
 #define GORC_RT_CACHE_KEY_SHIFT 24

@@ -814,6 +814,11 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
       }
       module_slot = other;
       slot_key = gorc_rt_cache_slot_key(module_slot);
+    } else if (GORC_RT_CACHE_EMPTY_MAY_MATCH && __builtin_expect(e == 0, 0)) {
+      /* An empty entry's key matched: PC lies in the 32 KiB below 2^47
+         (lookup.h), where this machine may have code.  */
+      stop = FAST_SLOW;
+      break;
     }
     if (__builtin_expect(!(w & careful_bits), 1)) {
       /* > sp and aligned: the offset is 8..16376, a multiple of 8 */

@@ -33,6 +33,11 @@
 #define GORC_RT_RA_IN_REG 1
 #define GORC_RT_DWARF_LR GORC_DWARF_X30
 
+/* A kernel with 48-bit virtual addresses may map code in the 32 KiB
+   below 2^47, whose addresses an empty PC cache entry matches
+   (lookup.h); code above 2^47 is never cached.  */
+#define GORC_RT_CACHE_EMPTY_MAY_MATCH 1
+
 /* RA with its pointer authentication code stripped
    (-mbranch-protection=pac-ret, standard: paciasp/pacibsp sign x30 with
    sp as the modifier).  xpaclri strips x30 whatever the key; it is in

@@ -35,6 +35,11 @@
 #define GORC_RT_RA_IN_REG 0
 #define GORC_RT_DWARF_LR GORC_DWARF_RA
 
+/* No code lies in the 32 KiB below 2^47, whose addresses an empty PC
+   cache entry matches (lookup.h): user space ends at 2^47, with the
+   stack below its unmapped top page.  */
+#define GORC_RT_CACHE_EMPTY_MAY_MATCH 0
+
 /* The return address as code may use it: x86-64 does not sign them.  */
 static inline uint64_t gorc_rt_strip_ra(uint64_t ra)
 {
