@@ -9,7 +9,8 @@
    ucontext of struct rt_sigframe), and both must equal libgcc's
    _Unwind_Backtrace (and libunwind's, where installed, without pointer
    authentication) address for address from the interrupted frame on,
-   and contain the chain of return addresses recorded on the way.  */
+   and contain the chain of return addresses recorded on the way.  Both
+   with the handler on the thread's stack and on an alternate stack.  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
 
@@ -22,6 +23,8 @@
 static void *ips[NIPS], *ref[NIPS];
 static void *exp_ra[2];		/* into outer (mid's), into main (outer's) */
 static volatile int walks;
+static char altstack[65536] __attribute__((aligned (16)));
+static volatile int on_altstack;	/* the handler runs on altstack */
 
 static void
 check_walk (int rc, const char *what)
@@ -40,6 +43,8 @@ static void
 handler (int sig, siginfo_t *si, void *uc)
 {
   (void) sig, (void) si;
+  char here;
+  CHECK ((&here >= altstack && &here < altstack + sizeof altstack) == on_altstack, on_altstack);
   void *pc = (void *) ((ucontext_t *) uc)->uc_mcontext.pc;
   int k = a64_gcc_walk (ref, NIPS);
 
@@ -95,12 +100,18 @@ outer (int how)
 int
 main (void)
 {
-  rt_on_signal (SIGPROF, handler, 0);
-  for (int how = 0; how < 2; how++)
+  stack_t ss = { .ss_sp = altstack, .ss_size = sizeof altstack };
+  CHECK (sigaltstack (&ss, NULL) == 0, 0);
+  for (int on_alt = 0; on_alt < 2; on_alt++)
     {
-      outer (how);
-      __asm__ volatile ("" : : : "memory");
+      on_altstack = on_alt;
+      rt_on_signal (SIGPROF, handler, on_alt ? SA_ONSTACK : 0);
+      for (int how = 0; how < 2; how++)
+	{
+	  outer (how);
+	  __asm__ volatile ("" : : : "memory");
+	}
     }
-  CHECK (walks == 2, walks);
+  CHECK (walks == 4, walks);
   return 0;
 }
