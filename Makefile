@@ -167,13 +167,17 @@ BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 
 # aarch64 (when the cross tools are installed): the records' size against
 # .eh_frame(+hdr) and .sframe of the C programs cross-built; not the walk
-# figures (libgorc runs there, but only under qemu-user here).
+# figures (libgorc runs there, but only under qemu-user here).  aarch64
+# GCC keeps frame records (x29) at -O2 unless told otherwise, hence
+# -fomit-frame-pointer.
 BENCH_AARCH64_ONLY ?= demo sqlite3 lua5.4 zlib bzip2
+BENCH_AARCH64_CFLAGS ?= -O2 -fomit-frame-pointer
 
 # BENCH_ONLY=unwind: the stack walks alone, for $(CC) only.
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
 	$(if $(HAVE_AARCH64),test "$$BENCH_ONLY" = unwind || GORC_ROOT=$(CURDIR) CC=$(AARCH64_CC) BENCH_ONLY="$(BENCH_AARCH64_ONLY)" \
+	  BENCH_CFLAGS="$(BENCH_AARCH64_CFLAGS)" \
 	  BENCH_SKIP_STARTUP=1 BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 BENCH_SKIP_STATIC_CALL=1 \
 	  bench/run.sh)
 	test "$$BENCH_ONLY" = unwind || for cc in $(BENCH_OTHER_GCCS); do \

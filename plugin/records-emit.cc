@@ -85,7 +85,7 @@ static void print_body(FILE *f, const struct gorc_partition_rec *p)
   gorc_history_init(&hist, GORC_ARCH_MACHINE);
   for (unsigned i = 0; i < p->entries.length(); i++) {
     const struct gorc_entry_rec *e = &p->entries[i];
-    if (i == 0 && gorc_state_equal(&e->state, gorc_history_back(&hist, 1)))
+    if (i == 0 && gorc_state_identical(&e->state, gorc_history_back(&hist, 1)))
       continue;
     unsigned op = gorc_encode_entry(&hist, &e->state, operands, &n);
     print_entry_word(f, e->label, p->entries[i ? i - 1 : 0].label, op);

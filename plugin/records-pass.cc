@@ -182,7 +182,7 @@ static void record_state(struct gorc_partition_rec *part, bool *code_since_last_
                          rtx_insn *insn, struct gorc_state now)
 {
   struct gorc_entry_rec *last = &part->entries.last();
-  if (gorc_state_equal(&now, &last->state))
+  if (gorc_state_identical(&now, &last->state))
     return;
   if (!*code_since_last_entry) {
     last->state = now; /* same address as the last entry */

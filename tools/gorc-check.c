@@ -495,7 +495,7 @@ static void note(struct file_check *fc, struct source *s, int kind, uint64_t a, 
 {
   if (s->pkind == kind && s->pend == a && s->pkey == key
       && (kind == 2 || kind == 3
-          || (gorc_state_equal(&s->prec, rec) && s->prec.cfa_kind == rec->cfa_kind
+          || (gorc_state_identical(&s->prec, rec) && s->prec.cfa_kind == rec->cfa_kind
               && !strcmp(s->ptext, s->o.text)))) {
     s->pend = e;
     return;

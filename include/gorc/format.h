@@ -113,14 +113,18 @@ struct gorc_state {
   uint8_t bp_reg;         /* DWARF register for GORC_BP_REG */
   uint8_t ra_kind;        /* enum gorc_ra_kind */
   uint8_t aux_kind;       /* enum gorc_aux_kind */
-  uint8_t ra_signed;      /* aarch64: the return address carries a pointer
-                             authentication code (between paciasp and
-                             autiasp): strip it before use.  Always 0 on
-                             x86-64. */
   int64_t cfa_off;
   int64_t bp_off;
   int64_t ra_off;
   int64_t aux_off;
+  /* Last, so that positional initializers of the fields above still
+     work: */
+  uint8_t ra_signed;      /* aarch64: the return address carries a pointer
+                             authentication code (between paciasp and
+                             autiasp): strip it before use.  Always 0 on
+                             x86-64; the .eh_frame interpreter of the
+                             x86-64 runtime leaves it unset, so
+                             gorc_state_equal does not look at it. */
 };
 
 /* Entry ops: the low 3 bits of an entry's first number.  */
@@ -275,7 +279,7 @@ static inline int gorc_bp_rule_equal(const struct gorc_state *a, const struct go
              || a->bp_off == b->bp_off);
 }
 
-/* The rule alone (PREV); gorc_state_equal also compares ra_signed.  */
+/* The rule alone (PREV); gorc_state_identical also compares ra_signed.  */
 static inline int gorc_ra_rule_equal(const struct gorc_state *a, const struct gorc_state *b)
 {
   return a->ra_kind == b->ra_kind && (a->ra_kind != GORC_RA_CFA || a->ra_off == b->ra_off);
@@ -286,16 +290,23 @@ static inline int gorc_aux_rule_equal(const struct gorc_state *a, const struct g
   return a->aux_kind == b->aux_kind && (a->aux_kind != GORC_AUX_CFA || a->aux_off == b->aux_off);
 }
 
-/* Do A and B describe the same unwind step?  (Fields a rule does not use
-   are ignored.)  */
+/* Do A and B have the same rules (CFA, frame pointer, return address,
+   aux)?  (Fields a rule does not use are ignored, and so is ra_signed.)  */
 static inline int gorc_state_equal(const struct gorc_state *a,
                                    const struct gorc_state *b)
 {
   return a->cfa_kind == b->cfa_kind
          && (!gorc_cfa_has_reg(a->cfa_kind) || a->cfa_reg == b->cfa_reg)
          && (!gorc_cfa_has_off(a->cfa_kind) || a->cfa_off == b->cfa_off)
-         && gorc_bp_rule_equal(a, b) && gorc_ra_rule_equal(a, b)
-         && a->ra_signed == b->ra_signed && gorc_aux_rule_equal(a, b);
+         && gorc_bp_rule_equal(a, b) && gorc_ra_rule_equal(a, b) && gorc_aux_rule_equal(a, b);
+}
+
+/* The same rules and the same signed flag: one record.  What an encoder
+   compares, and a reader of records.  */
+static inline int gorc_state_identical(const struct gorc_state *a,
+                                       const struct gorc_state *b)
+{
+  return gorc_state_equal(a, b) && a->ra_signed == b->ra_signed;
 }
 
 /* CFA = DWARF register REG + OFF: sp and fp have kinds of their own,
@@ -517,10 +528,10 @@ static inline unsigned gorc_push_pop_op(unsigned machine, const struct gorc_stat
     return GORC_OP_END;
   if (prev->cfa_off < INT64_MAX / 2 && prev->cfa_off > INT64_MIN / 2) {
     moved.cfa_off = prev->cfa_off + slot;
-    if (gorc_state_equal(s, &moved))
+    if (gorc_state_identical(s, &moved))
       return GORC_OP_PUSH;
     moved.cfa_off = prev->cfa_off - slot;
-    if (gorc_state_equal(s, &moved))
+    if (gorc_state_identical(s, &moved))
       return GORC_OP_POP;
   }
   return GORC_OP_END;
@@ -543,7 +554,7 @@ static inline unsigned gorc_encode_entry(const struct gorc_history *h,
   }
   size_t state_len = gorc_encode_state(h->machine, s, prev, out);
   for (unsigned k = 2; k <= GORC_BACK_MAX && k <= h->n; k++) {
-    if (state_len > 1 && gorc_state_equal(s, gorc_history_back(h, k))) {
+    if (state_len > 1 && gorc_state_identical(s, gorc_history_back(h, k))) {
       out[0] = (uint8_t)k;
       *len = 1;
       return GORC_OP_BACK;
