@@ -9,6 +9,9 @@
 #   make ARCH=aarch64       also the plugin for the aarch64 cross compiler
 #                 (= PLUGIN_CC=aarch64-linux-gnu-gcc-12; built by default
 #                 when that compiler and its plugin headers are installed)
+#   make runtime-aarch64    libgorc cross-built for aarch64:
+#                 runtime/aarch64/libgorc.a and .so (also built by default
+#                 when the aarch64 plugin is)
 #   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
 #                 time (also for gcc-11 when installed), start-up, stack walks,
 #                 static calls; BENCH_ONLY=unwind: the stack walks alone
@@ -92,7 +95,7 @@ TOOLS = tools/gorc-dump tools/gorc-check
 include runtime/Makefile.inc
 include mk/dropin.mk
 
-all: $(PLUGIN) $(PLUGINS) $(TOOLS) $(RUNTIME_LIBS)
+all: $(PLUGIN) $(PLUGINS) $(TOOLS) $(RUNTIME_LIBS) $(if $(HAVE_AARCH64),$(A64_RT_LIBS))
 
 deps:
 	CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh install
@@ -164,13 +167,14 @@ BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
 
 # aarch64 (when the cross tools are installed): the records' size against
-# .eh_frame(+hdr) and .sframe of the C programs cross-built; libgorc does
-# not run there yet, so nothing else.  aarch64 GCC keeps frame records
-# (x29) at -O2 unless told otherwise, hence -fomit-frame-pointer.
-# BENCH_ONLY=unwind: the stack walks alone, for $(CC) only.
+# .eh_frame(+hdr) and .sframe of the C programs cross-built; not the walk
+# figures (libgorc runs there, but only under qemu-user here).  aarch64
+# GCC keeps frame records (x29) at -O2 unless told otherwise, hence
+# -fomit-frame-pointer.
 BENCH_AARCH64_ONLY ?= demo sqlite3 lua5.4 zlib bzip2
 BENCH_AARCH64_CFLAGS ?= -O2 -fomit-frame-pointer
 
+# BENCH_ONLY=unwind: the stack walks alone, for $(CC) only.
 bench: all
 	GORC_ROOT=$(CURDIR) CC=$(CC) bench/run.sh
 	$(if $(HAVE_AARCH64),test "$$BENCH_ONLY" = unwind || \

@@ -9,10 +9,11 @@
 # (wanted where the distribution has it: Debian 12 does).
 #
 # Optional: the aarch64 cross compiler of $CC's version, its plugin
-# headers, binutils, libc and qemu-user (the aarch64 tests, make
-# ARCH=aarch64).  `install` installs them where the distribution has
-# them; `check` does not ask for them, so a machine without them still
-# builds and tests (the aarch64 tests are then UNSUPPORTED).
+# headers, binutils, libc, libsupc++ (libgorc's demangler) and qemu-user
+# (the aarch64 tests, make ARCH=aarch64, make runtime-aarch64).
+# `install` installs them where the distribution has them; `check` does
+# not ask for them, so a machine without them still builds and tests
+# (the aarch64 tests are then UNSUPPORTED).
 set -eu
 CC=${CC:-gcc}
 SECOND_GCC=11
@@ -49,7 +50,9 @@ need binutils command -v objcopy
 # nongnu libunwind: the oracle of the runtime's sampling tests and a
 # reference in make bench (not a dependency of libgorc).  It conflicts with
 # LLVM's libunwind-14-dev, which apt then removes.
-need libunwind-dev dpkg -s libunwind-dev
+# (Asked for the native one: with another architecture's installed too,
+# a bare package name is ambiguous to dpkg.)
+need libunwind-dev dpkg -s "libunwind-dev:$(dpkg --print-architecture)"
 need valgrind command -v valgrind
 # the drop-in tests: the in-repo project through CMake, make install's
 # pkg-config file, the flame graph checked as XML
@@ -80,6 +83,8 @@ if [ -n "$cc_major" ]; then
   want_aarch64 binutils-aarch64-linux-gnu command -v aarch64-linux-gnu-as
   want_aarch64 libc6-dev-arm64-cross test -f /usr/aarch64-linux-gnu/include/stdio.h
   want_aarch64 qemu-user command -v qemu-aarch64
+  want_aarch64 "libstdc++-$cc_major-dev-arm64-cross" \
+    test -f "$($a64cc -print-file-name=libsupc++.a 2>/dev/null)"
 fi
 aarch64_known() { apt-cache show $aarch64_missing >/dev/null 2>&1; }
 

@@ -17,7 +17,7 @@
 #include <sys/ucontext.h>
 #include <unistd.h>
 
-#include "arch-x86_64.h"
+#include "x86_64/arch.h"
 #include "common.h"
 #include "gorc/eh_frame.h"
 #include "elfload.h"
@@ -126,6 +126,7 @@ static int eh_open_hdr(struct prof_module *m)
     m->eh_bias = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset - l->p_vaddr;
     m->eh.lo = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset;
     m->eh.hi = m->eh.lo + l->p_filesz;
+    m->eh.machine = GORC_RT_MACHINE;
     m->eh.hdr = hdr.p_vaddr + m->eh_bias;
     m->eh.hdr_size = hdr.p_filesz;
     if (m->eh.hdr + m->eh.hdr_size > m->eh.hi)
@@ -224,6 +225,7 @@ static int eh_build_table(struct prof_module *m)
   }
   free(v);
   m->eh_table = t;
+  m->eh.machine = GORC_RT_MACHINE;
   m->eh.hdr = (uint64_t)base;
   m->eh.hdr_size = 12 + n * 16;
   m->eh.lo = (uint64_t)(uintptr_t)sec->data;
@@ -567,11 +569,10 @@ static int is_restore_rt(const struct prof_module *m, uint64_t pc)
    the kernel saved; the interrupted registers are read from it.  */
 static int signal_frame(const struct stack_copy *s, struct frame *f)
 {
-  static const unsigned char greg[] = { GORC_RT_GREG_IP, GORC_RT_GREG_SP, GORC_RT_GREG_FP,
-                                        GORC_RT_GREG_AUX };
+  static const size_t uc_off[] = { GORC_RT_UC_IP, GORC_RT_UC_SP, GORC_RT_UC_FP, GORC_RT_UC_AUX };
   uint64_t v[4];
   for (unsigned i = 0; i < 4; i++) {
-    uint64_t a = f->sp + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg[i];
+    uint64_t a = f->sp + uc_off[i];
     int rc = rd(s, a, &v[i]);
     if (rc)
       return rc;

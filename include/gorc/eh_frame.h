@@ -24,30 +24,38 @@
    at or below PC (bisection in place), check that the FDE it points to
    starts there and covers PC, then run the CIE's initial instructions and
    the FDE's instructions up to the row that holds at PC, and map that
-   row's CFA, rbp, rbx and return-address rules onto a gorc_state:
+   row's CFA, frame pointer, aux and return-address rules onto a
+   gorc_state.  The registers are the machine's (EF's machine): x86-64
+   sp 7, fp rbp 6, aux rbx 3, return-address column 16, registers 0..15;
+   aarch64 sp 31, fp x29, no aux, return address in x30, registers
+   0..31:
 
-     CFA  reg R + off   R 7 -> GORC_CFA_SP, 6 -> GORC_CFA_BP,
-                        other 0..15 -> GORC_CFA_REG (cfa_reg R)
-          expression "DW_OP_bregR off; DW_OP_deref" (R 0..15)
+     CFA  reg R + off   R sp -> GORC_CFA_SP, fp -> GORC_CFA_BP,
+                        other registers -> GORC_CFA_REG (cfa_reg R)
+          expression "DW_OP_bregR off; DW_OP_deref"
                         -> GORC_CFA_DEREF
-          ld's PLT expression (see match_plt) -> GORC_CFA_SP_PLT
+          ld's x86-64 PLT expression (see match_plt) -> GORC_CFA_SP_PLT
           anything else -> GORC_CFA_UNDEFINED
-     rbp  same_value or no rule (the ABI default) -> GORC_BP_SAME
+     fp   same_value or no rule (the ABI default) -> GORC_BP_SAME
           offset(N)     -> GORC_BP_CFA, bp_off = N * data_align
-          expression "DW_OP_bregR k" (R 0..15) -> GORC_BP_REG
+          expression "DW_OP_bregR k" -> GORC_BP_REG
           anything else -> GORC_BP_UNDEFINED
-     rbx  same_value or no rule -> GORC_AUX_SAME
+     aux  same_value or no rule -> GORC_AUX_SAME
           offset(N)     -> GORC_AUX_CFA, aux_off = N * data_align
-          anything else -> GORC_AUX_UNKNOWN
+          anything else (and aarch64) -> GORC_AUX_UNKNOWN
      RA   offset(N)     -> GORC_RA_CFA, ra_off = N * data_align
+          aarch64: no rule or same_value (still in x30) -> GORC_RA_SAME
           undefined (glibc's _start, clone, start_thread: the outermost
           frame) -> GORC_RA_UNDEFINED, the other columns as above
           anything else (and a CIE whose return-address column is not
-          16) -> the CFA is GORC_CFA_UNDEFINED
-   A state whose CFA is GORC_CFA_UNDEFINED always has rbp
-   GORC_BP_UNDEFINED, rbx GORC_AUX_UNKNOWN and zero offsets (ra_off -8
-   unless the return address is undefined), so equal rules give equal
-   states.  */
+          the machine's) -> the CFA is GORC_CFA_UNDEFINED
+     aarch64: DW_CFA_AARCH64_negate_ra_state (DW_CFA_GNU_window_save's
+          number) toggles ra_signed: the return address carries a
+          pointer authentication code.
+   A state whose CFA is GORC_CFA_UNDEFINED always has fp
+   GORC_BP_UNDEFINED, aux GORC_AUX_UNKNOWN, ra_signed 0 and zero offsets
+   (ra_off -8 unless the return address is undefined), so equal rules
+   give equal states.  */
 
 #ifndef GORC_EH_FRAME_H
 #define GORC_EH_FRAME_H
@@ -61,6 +69,7 @@ struct gorc_eh_frame {
   uint64_t hdr;           /* .eh_frame_hdr */
   uint64_t hdr_size;
   uint64_t lo, hi;        /* every CIE/FDE byte read lies in [lo, hi) */
+  unsigned machine;       /* GORC_MACHINE_*: whose registers the tables name */
 };
 
 #define GORC_EH_STACK_DEPTH 8
@@ -111,6 +120,7 @@ struct gorc_eh_frame {
 #define GORC_EH_CFA_VAL_OFFSET 0x14
 #define GORC_EH_CFA_VAL_OFFSET_SF 0x15
 #define GORC_EH_CFA_VAL_EXPRESSION 0x16
+#define GORC_EH_CFA_GNU_WINDOW_SAVE 0x2d  /* aarch64: DW_CFA_AARCH64_negate_ra_state */
 #define GORC_EH_CFA_GNU_ARGS_SIZE 0x2e
 #define GORC_EH_CFA_GNU_NEGATIVE_OFFSET_EXTENDED 0x2f
 
@@ -123,7 +133,6 @@ struct gorc_eh_frame {
 #define GORC_EH_OP_LIT0 0x30
 #define GORC_EH_OP_LIT31 0x4f
 #define GORC_EH_OP_BREG0 0x70
-#define GORC_EH_OP_BREG15 0x7f
 
 /* Results of the parsing helpers.  */
 #define GORC_EH_OK 0
@@ -518,10 +527,12 @@ struct gorc_eh_reg_rule {
 
 struct gorc_eh_row {
   struct gorc_eh_cfa_rule cfa;
-  struct gorc_eh_reg_rule bp, bx, ra;
+  struct gorc_eh_reg_rule bp, bx, ra;   /* fp, aux, the return address */
+  uint8_t ra_signed;                    /* aarch64: negate_ra_state toggled it */
 };
 
 struct gorc_eh_interp {
+  unsigned machine;           /* GORC_MACHINE_* */
   const struct gorc_eh_cie *cie;
   struct gorc_eh_row row, init;    /* init: after the CIE's instructions */
   struct gorc_eh_row stack[GORC_EH_STACK_DEPTH];
@@ -531,7 +542,31 @@ struct gorc_eh_interp {
   uint64_t pc;                /* the address looked up */
 };
 
-static inline void gorc_eh_default_row(struct gorc_eh_row *r)
+/* The machine's registers: see the head of the file.  */
+#define GORC_EH_NO_COLUMN 0xffffffffu
+
+static inline unsigned gorc_eh_fp_column(unsigned machine)
+{
+  return machine == GORC_MACHINE_AARCH64 ? GORC_DWARF_X29 : GORC_DWARF_RBP;
+}
+
+static inline unsigned gorc_eh_aux_column(unsigned machine)
+{
+  return machine == GORC_MACHINE_AARCH64 ? GORC_EH_NO_COLUMN : GORC_DWARF_RBX;
+}
+
+static inline unsigned gorc_eh_ra_column(unsigned machine)
+{
+  return machine == GORC_MACHINE_AARCH64 ? GORC_DWARF_X30 : GORC_DWARF_RA;
+}
+
+/* The highest register a CFA rule or DW_OP_bregN may name.  */
+static inline unsigned gorc_eh_max_reg(unsigned machine)
+{
+  return machine == GORC_MACHINE_AARCH64 ? GORC_DWARF_A64_SP : GORC_DWARF_MAX_GPR;
+}
+
+static inline void gorc_eh_default_row(struct gorc_eh_row *r, unsigned machine)
 {
   r->cfa.how = GORC_EH_CFA_NONE;
   r->cfa.off_ok = 1;
@@ -542,9 +577,12 @@ static inline void gorc_eh_default_row(struct gorc_eh_row *r)
   r->bp.reg = 0;
   r->bp.off = 0;
   r->bx = r->bp;              /* rbx is callee-saved too */
-  r->ra.how = GORC_EH_REG_OTHER;      /* no rule: not where gorc looks */
+  /* No rule: x86-64, not where gorc looks; aarch64, still in x30 (the
+     entry state).  */
+  r->ra.how = gorc_machine_ra_in_reg(machine) ? GORC_EH_REG_SAME : GORC_EH_REG_OTHER;
   r->ra.reg = 0;
   r->ra.off = 0;
+  r->ra_signed = 0;
 }
 
 /* The state of a row gorc cannot follow.  RA_UNDEFINED keeps the
@@ -557,18 +595,20 @@ static inline void gorc_eh_undefined_state(struct gorc_state *s, int ra_undefine
   s->bp_reg = 0;
   s->aux_kind = GORC_AUX_UNKNOWN;
   s->ra_kind = ra_undefined ? GORC_RA_UNDEFINED : GORC_RA_CFA;
+  s->ra_signed = 0;
   s->cfa_off = s->bp_off = s->aux_off = 0;
   s->ra_off = ra_undefined ? 0 : -8;
 }
 
 /* The CFA column of R into S; 0 when gorc cannot follow it.  */
-static inline int gorc_eh_cfa_state(const struct gorc_eh_cfa_rule *c, struct gorc_state *s)
+static inline int gorc_eh_cfa_state(const struct gorc_eh_cfa_rule *c, unsigned machine,
+                                    struct gorc_state *s)
 {
   switch (c->how) {
   case GORC_EH_CFA_REGOFF:
-    if (c->reg > GORC_DWARF_MAX_GPR || !c->off_ok)
+    if (c->reg > gorc_eh_max_reg(machine) || !c->off_ok)
       return 0;
-    gorc_state_set_cfa_reg(s, GORC_MACHINE_X86_64, (unsigned)c->reg, c->off);
+    gorc_state_set_cfa_reg(s, machine, (unsigned)c->reg, c->off);
     return 1;
   case GORC_EH_CFA_EXPR_DEREF:
     s->cfa_kind = GORC_CFA_DEREF;
@@ -626,16 +666,24 @@ static inline void gorc_eh_row_state(const struct gorc_eh_interp *it, struct gor
 {
   const struct gorc_eh_row *r = &it->row;
   int ra_undefined = r->ra.how == GORC_EH_REG_UNDEF;
+  int ra_in_reg = gorc_machine_ra_in_reg(it->machine) && r->ra.how == GORC_EH_REG_SAME;
 
   gorc_eh_undefined_state(s, ra_undefined);
-  if (it->cie->ra_reg != GORC_DWARF_RA || (!ra_undefined && r->ra.how != GORC_EH_REG_OFFSET))
+  if (it->cie->ra_reg != gorc_eh_ra_column(it->machine)
+      || (!ra_undefined && !ra_in_reg && r->ra.how != GORC_EH_REG_OFFSET))
     return;
-  if (!gorc_eh_cfa_state(&r->cfa, s))
+  if (!gorc_eh_cfa_state(&r->cfa, it->machine, s))
     return;
-  if (!ra_undefined)
+  if (ra_in_reg) {
+    s->ra_kind = GORC_RA_SAME;
+    s->ra_off = 0;
+  } else if (!ra_undefined) {
     s->ra_off = r->ra.off;
+  }
+  s->ra_signed = r->ra_signed;
   gorc_eh_bp_state(&r->bp, s);
-  gorc_eh_aux_state(&r->bx, s);
+  if (gorc_eh_aux_column(it->machine) != GORC_EH_NO_COLUMN)
+    gorc_eh_aux_state(&r->bx, s);
 }
 
 /* The row at it->loc is complete; the next one starts at NEW_LOC.
@@ -670,20 +718,21 @@ static inline int gorc_eh_mul_daf(const struct gorc_eh_interp *it, int64_t n, in
 }
 
 /* The rule of column REG in R, or NULL for a column gorc does not track.  */
-static inline struct gorc_eh_reg_rule *gorc_eh_column(struct gorc_eh_row *r, uint64_t reg)
+static inline struct gorc_eh_reg_rule *gorc_eh_column(unsigned machine, struct gorc_eh_row *r,
+                                                      uint64_t reg)
 {
-  if (reg == GORC_DWARF_RBP)
+  if (reg == gorc_eh_fp_column(machine))
     return &r->bp;
-  if (reg == GORC_DWARF_RBX)
+  if (reg == gorc_eh_aux_column(machine))
     return &r->bx;
-  if (reg == GORC_DWARF_RA)
+  if (reg == gorc_eh_ra_column(machine))
     return &r->ra;
   return NULL;
 }
 
 static inline void gorc_eh_set_offset(struct gorc_eh_interp *it, uint64_t reg, int ok, int64_t off)
 {
-  struct gorc_eh_reg_rule *rr = gorc_eh_column(&it->row, reg);
+  struct gorc_eh_reg_rule *rr = gorc_eh_column(it->machine, &it->row, reg);
   if (!rr)
     return;
   rr->how = ok ? GORC_EH_REG_OFFSET : GORC_EH_REG_OTHER;
@@ -692,16 +741,16 @@ static inline void gorc_eh_set_offset(struct gorc_eh_interp *it, uint64_t reg, i
 
 static inline void gorc_eh_set_how(struct gorc_eh_interp *it, uint64_t reg, uint8_t how)
 {
-  struct gorc_eh_reg_rule *rr = gorc_eh_column(&it->row, reg);
+  struct gorc_eh_reg_rule *rr = gorc_eh_column(it->machine, &it->row, reg);
   if (rr)
     rr->how = how;
 }
 
 static inline void gorc_eh_restore_column(struct gorc_eh_interp *it, uint64_t reg)
 {
-  struct gorc_eh_reg_rule *rr = gorc_eh_column(&it->row, reg);
+  struct gorc_eh_reg_rule *rr = gorc_eh_column(it->machine, &it->row, reg);
   if (rr)
-    *rr = *gorc_eh_column(&it->init, reg);
+    *rr = *gorc_eh_column(it->machine, &it->init, reg);
 }
 
 /* A DWARF expression block of LEN bytes at *PP.  */
@@ -717,12 +766,12 @@ static inline int gorc_eh_rd_block(const uint8_t **pp, const uint8_t *end, const
   return GORC_EH_OK;
 }
 
-/* Is [p, end) exactly "DW_OP_bregN k" (N 0..15), followed by DW_OP_deref
-   when DEREF?  */
-static inline int gorc_eh_match_breg(const uint8_t *p, const uint8_t *end, int deref, uint8_t *reg,
-                      int64_t *off)
+/* Is [p, end) exactly "DW_OP_bregN k" (N a register of MACHINE),
+   followed by DW_OP_deref when DEREF?  */
+static inline int gorc_eh_match_breg(unsigned machine, const uint8_t *p, const uint8_t *end,
+                                     int deref, uint8_t *reg, int64_t *off)
 {
-  if (p >= end || *p < GORC_EH_OP_BREG0 || *p > GORC_EH_OP_BREG15)
+  if (p >= end || *p < GORC_EH_OP_BREG0 || *p > GORC_EH_OP_BREG0 + gorc_eh_max_reg(machine))
     return 0;
   *reg = (uint8_t)(*p++ - GORC_EH_OP_BREG0);
   if (gorc_eh_rd_sleb(&p, end, off) != GORC_EH_OK)
@@ -773,11 +822,12 @@ static inline void gorc_eh_def_cfa_expression(struct gorc_eh_interp *it, const u
   int64_t off;
 
   c->off_ok = 1;
-  if (gorc_eh_match_breg(blk, blk_end, 1, &r8, &off)) {
+  if (gorc_eh_match_breg(it->machine, blk, blk_end, 1, &r8, &off)) {
     c->how = GORC_EH_CFA_EXPR_DEREF;
     c->reg = r8;
     c->off = off;
-  } else if (gorc_eh_match_plt(blk, blk_end, &off, &c->threshold)) {
+  } else if (it->machine == GORC_MACHINE_X86_64
+             && gorc_eh_match_plt(blk, blk_end, &off, &c->threshold)) {
     c->how = GORC_EH_CFA_EXPR_PLT;
     c->reg = GORC_DWARF_RSP;
     c->off = off;
@@ -791,13 +841,13 @@ static inline void gorc_eh_reg_expression(struct gorc_eh_interp *it, uint64_t re
                                           const uint8_t *blk,
                            const uint8_t *blk_end)
 {
-  struct gorc_eh_reg_rule *rr = gorc_eh_column(&it->row, reg);
+  struct gorc_eh_reg_rule *rr = gorc_eh_column(it->machine, &it->row, reg);
   uint8_t r8;
   int64_t off;
 
   if (!rr)
     return;
-  if (gorc_eh_match_breg(blk, blk_end, 0, &r8, &off)) {
+  if (gorc_eh_match_breg(it->machine, blk, blk_end, 0, &r8, &off)) {
     rr->how = GORC_EH_REG_EXPR_BREG;
     rr->reg = r8;
     rr->off = off;
@@ -1032,6 +1082,13 @@ static inline int gorc_eh_run(struct gorc_eh_interp *it, const uint8_t *p, const
       case GORC_EH_CFA_GNU_ARGS_SIZE:
         err = gorc_eh_rd_uleb(&p, end, &u);
         break;
+      case GORC_EH_CFA_GNU_WINDOW_SAVE:
+        /* aarch64's negate_ra_state (SPARC's window save elsewhere).  */
+        if (it->machine != GORC_MACHINE_AARCH64)
+          return GORC_EH_BAD;
+        it->row.ra_signed ^= 1;
+        err = GORC_EH_OK;
+        break;
       default:
         return GORC_EH_BAD;          /* unknown or vendor opcode */
       }
@@ -1044,15 +1101,16 @@ static inline int gorc_eh_run(struct gorc_eh_interp *it, const uint8_t *p, const
 
 /* The state at PC of an FDE covering [pc_begin, ...) whose instructions
    are [insns, insns_end).  */
-static inline int gorc_eh_interpret(const struct gorc_eh_cie *cie, const uint8_t *insns,
-                                    const uint8_t *insns_end,
-                     uint64_t pc_begin, uint64_t pc, struct gorc_state *out)
+static inline int gorc_eh_interpret(unsigned machine, const struct gorc_eh_cie *cie,
+                                    const uint8_t *insns, const uint8_t *insns_end,
+                                    uint64_t pc_begin, uint64_t pc, struct gorc_state *out)
 {
   struct gorc_eh_interp it;
   int err;
 
+  it.machine = machine;
   it.cie = cie;
-  gorc_eh_default_row(&it.row);
+  gorc_eh_default_row(&it.row, machine);
   it.init = it.row;           /* what DW_CFA_restore in the CIE goes back to */
   it.depth = 0;
   it.in_cie = 1;
@@ -1119,7 +1177,7 @@ static inline int gorc_eh_fde_state(const struct gorc_eh_frame *ef, uint64_t fde
       return GORC_EH_BAD;
     p += auglen;
   }
-  if (gorc_eh_interpret(&cie, p, r.end, pc_begin, pc, out) != GORC_EH_OK)
+  if (gorc_eh_interpret(ef->machine, &cie, p, r.end, pc_begin, pc, out) != GORC_EH_OK)
     return GORC_EH_BAD;
   return 1;
 }

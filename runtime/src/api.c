@@ -1,8 +1,7 @@
 /* libgorc: the public API (gorc.h).  gorc_backtrace and gorc_cursor_init
-   are tiny assembly entry points that capture the caller's rip, rsp and
-   rbp exactly (the return address, the CFA of the entry point, rbp as the
-   caller left it) and tail-jump into C, so no frame of libgorc is ever
-   unwound.  */
+   enter through the port's assembly stubs (runtime/src/<arch>/entry.c),
+   which capture the caller's pc, sp and frame pointer and tail-jump to
+   the *_impl functions here, so no frame of libgorc is ever unwound.  */
 
 #define _GNU_SOURCE
 #include <stddef.h>
@@ -11,37 +10,13 @@
 #pragma GCC visibility push(default)
 #include "gorc.h"
 #pragma GCC visibility pop
-#include "arch-x86_64.h"
+#include "arch.h"
 #include "internal.h"
 
 static __thread int last_count __attribute__((tls_model("initial-exec")));
 
-#ifdef __CET__
-#define ENDBR "endbr64\n\t"
-#else
-#define ENDBR ""
-#endif
-
-/* entry(args...) -> impl(args..., ip, sp, bp): the caller's registers go
-   in the next argument registers.  */
-#define ENTRY(name, impl, r_ip, r_sp, r_bp)                                   \
-  __asm__(".text\n\t"                                                         \
-          ".globl " #name "\n\t"                                              \
-          ".type " #name ",@function\n\t"                                     \
-          ".p2align 4\n"                                                      \
-          #name ":\n\t"                                                       \
-          ".cfi_startproc\n\t"                                                \
-          ENDBR                                                               \
-          "movq (%rsp), %" #r_ip "\n\t"                                       \
-          "leaq 8(%rsp), %" #r_sp "\n\t"                                      \
-          "movq %rbp, %" #r_bp "\n\t"                                         \
-          "jmp " #impl "\n\t"                                                 \
-          ".cfi_endproc\n\t"                                                  \
-          ".size " #name ", .-" #name "\n\t");
-
-ENTRY(gorc_backtrace, gorc_rt_backtrace_impl, rdx, rcx, r8)
-ENTRY(gorc_cursor_init, gorc_rt_cursor_init_impl, rsi, rdx, rcx)
-
+/* Called by the entry stubs (entry.c) with the caller's registers
+   after the API's arguments.  */
 GORC_HIDDEN int gorc_rt_backtrace_impl(void **ips, int max, uint64_t ip, uint64_t sp,
                                        uint64_t bp);
 GORC_HIDDEN int gorc_rt_cursor_init_impl(struct gorc_cursor *c, uint64_t ip, uint64_t sp,
@@ -95,10 +70,9 @@ int gorc_cursor_init_ucontext(struct gorc_cursor *c, const void *ucontext)
 {
   if (!c || !ucontext)
     return -GORC_EINVAL;
-  const ucontext_t *uc = ucontext;
-  return gorc_rt_cursor_start(c, (uint64_t)uc->uc_mcontext.gregs[GORC_RT_GREG_IP],
-                              (uint64_t)uc->uc_mcontext.gregs[GORC_RT_GREG_SP],
-                              (uint64_t)uc->uc_mcontext.gregs[GORC_RT_GREG_FP], ucontext);
+  return gorc_rt_cursor_start(c, gorc_rt_uc_reg(ucontext, GORC_RT_UC_IP),
+                              gorc_rt_uc_reg(ucontext, GORC_RT_UC_SP),
+                              gorc_rt_uc_reg(ucontext, GORC_RT_UC_FP), ucontext);
 }
 
 int gorc_cursor_step(struct gorc_cursor *c)

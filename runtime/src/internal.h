@@ -11,7 +11,7 @@
    __libc_stack_end and RLIMIT_STACK: no system call beyond getrlimit, no
    /proc read.  (0, 0 if unknown.)  */
 GORC_HIDDEN extern uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
-GORC_HIDDEN extern unsigned long gorc_rt_main_self;  /* pthread_self() of main */
+GORC_HIDDEN extern unsigned long gorc_rt_main_self;  /* main's thread pointer */
 GORC_HIDDEN extern int gorc_rt_main_self_known;
 
 /* Cursor (unwind.c).  The private state in struct gorc_cursor priv[].  */
@@ -24,7 +24,7 @@ GORC_HIDDEN int gorc_rt_cursor_step(struct gorc_cursor *c);
    -enum gorc_error.  */
 GORC_HIDDEN int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count);
 /* The same from a call's registers (gorc_backtrace): IP its return
-   address, SP its CFA, BP the caller's rbp.  */
+   address, SP its CFA, BP the caller's frame pointer.  */
 GORC_HIDDEN int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips,
                                        int max, int *count);
 

@@ -11,6 +11,19 @@ static int fast_slot(int64_t off)
   return off < 0 && (-off & ~(int64_t)GORC_RT_W_SLOT8_MASK) == 0;
 }
 
+/* W with S's return address, saved at CFA - 8j and maybe signed (a
+   machine that leaves it in a register at a call); 0 when the slot is
+   not one the word can name.  */
+static uint32_t ra_fields(const struct gorc_state *s, uint64_t w)
+{
+  if (!fast_slot(s->ra_off))
+    return 0;
+  w |= (uint64_t)-s->ra_off << GORC_RT_W_J_SHIFT;
+  if (s->ra_signed)
+    w |= GORC_RT_W_RA_SIGNED;
+  return (uint32_t)w;
+}
+
 uint32_t gorc_rt_fast_word(const struct gorc_state *s)
 {
   /* The outermost frame, as the general step decides it: a CFA rule it
@@ -20,18 +33,21 @@ uint32_t gorc_rt_fast_word(const struct gorc_state *s)
     return s->cfa_kind != GORC_CFA_UNDEFINED && s->cfa_kind != GORC_CFA_END ? GORC_RT_W_END : 0;
   uint64_t w = s->cfa_kind == GORC_CFA_BP ? GORC_RT_W_CFA_BP : 0;
   if ((s->cfa_kind != GORC_CFA_SP && s->cfa_kind != GORC_CFA_BP) || s->cfa_off < 8
-      || (s->cfa_off & ~(int64_t)GORC_RT_W_OFF_MASK) || s->ra_kind != GORC_RA_CFA
-      || s->ra_off != -8)
+      || (s->cfa_off & ~(int64_t)GORC_RT_W_OFF_MASK) || s->ra_kind != GORC_RA_CFA)
     return 0;
   w |= (uint64_t)s->cfa_off;
   if (s->bp_kind == GORC_BP_CFA && fast_slot(s->bp_off))
     w |= (uint64_t)-s->bp_off << GORC_RT_W_BP_SHIFT;
   else if (s->bp_kind != GORC_BP_SAME)
     return 0;
+  if (GORC_RT_RA_IN_REG)
+    return ra_fields(s, w);
+  if (s->ra_off != -8)
+    return 0;
   if (s->aux_kind == GORC_AUX_CFA && fast_slot(s->aux_off))
-    w |= (uint64_t)-s->aux_off << GORC_RT_W_RBX_SHIFT;
+    w |= (uint64_t)-s->aux_off << GORC_RT_W_J_SHIFT;
   else if (s->aux_kind != GORC_AUX_SAME)
-    w |= GORC_RT_W_RBX_LOST;
+    w |= GORC_RT_W_AUX_LOST;
   return (uint32_t)w;
 }
 

@@ -10,7 +10,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 #include "gorc.h"
-#include "arch-x86_64.h"
+#include "arch.h"
 #include "elfsym.h"
 #include "lookup.h"
 #include "module.h"

@@ -43,7 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "arch-x86_64.h"
+#include "static_call_arch.h"
 #include "gorc/format.h"
 #include "gorc/static_call.h"
 #include "gorc/static_call_desc.h"
@@ -90,42 +90,6 @@ static inline uint32_t rd32(const void *p)
   uint32_t v;
   memcpy(&v, p, 4);
   return v;
-}
-
-/* ---- instruction words ---- */
-
-static int sc_encode(uintptr_t tramp, uintptr_t var, uintptr_t fn, uintptr_t ret0,
-                     uint64_t *word)
-{
-  unsigned char b[GORC_SC_TRAMP_SIZE];
-  memset(b, GORC_RT_OP_INT3, sizeof b);
-  if (!fn)
-    fn = ret0;                                   /* xor %eax,%eax; ret */
-  int64_t rel = (int64_t)(fn - (tramp + 5));
-  if (rel == (int32_t)rel) {
-    int32_t r = (int32_t)rel;
-    b[0] = GORC_RT_OP_JMP_REL32;
-    memcpy(b + 1, &r, 4);
-  } else {
-    rel = (int64_t)(var - (tramp + 6));
-    if (rel != (int32_t)rel)
-      return -ERANGE;
-    int32_t r = (int32_t)rel;
-    b[0] = GORC_RT_OP_JMP_IND0;
-    b[1] = GORC_RT_OP_JMP_IND1;
-    memcpy(b + 2, &r, 4);
-  }
-  memcpy(word, b, sizeof b);
-  return 0;
-}
-
-/* A word in one of the states: one instruction at offset 0.  */
-static int sc_word_ok(uint64_t w)
-{
-  unsigned char b[8];
-  memcpy(b, &w, 8);
-  return b[0] == GORC_RT_OP_JMP_REL32
-         || (b[0] == GORC_RT_OP_JMP_IND0 && b[1] == GORC_RT_OP_JMP_IND1);
 }
 
 /* ---- serialisation of other threads ---- */
@@ -320,7 +284,7 @@ static struct sc_module *sc_module_for(const struct sc_desc *start, const struct
   clock_gettime(CLOCK_MONOTONIC, &ts);
   m->cookie = 0x676f72635f736300ull ^ ((uint64_t)++sc_cookie_seq << 40)
               ^ (uint64_t)ts.tv_nsec ^ (uint64_t)(uintptr_t)m;
-  if (m->cookie == 0x0101010101010101ull * GORC_RT_OP_INT3)
+  if (m->cookie == 0x0101010101010101ull * GORC_RT_SC_PAD)
     m->cookie++;
   sc_nmodules++;
   if (sc_alias_pages(m, NULL) == 0)
@@ -381,12 +345,9 @@ static long sc_patch_sites_of(const struct sc_find *f, uintptr_t tramp, uintptr_
       continue;
     uintptr_t site = (uintptr_t)&s->site + (intptr_t)s->site;
     unsigned char op = *(volatile unsigned char *)site;
-    if ((op != GORC_RT_OP_CALL_REL32 && op != GORC_RT_OP_JMP_REL32) || (site + 1) % 8 > 4)
-      continue;
-    int64_t rel = (int64_t)(dest - (site + 5));
-    if (rel != (int32_t)rel)
-      rel = (int64_t)(tramp - (site + 5));
-    if (rel != (int32_t)rel)
+    int32_t rel;
+    uintptr_t at;
+    if (!gorc_rt_sc_site_ok(site, op) || gorc_rt_sc_site_rel(site, dest, tramp, &rel, &at) != 0)
       continue;
     uintptr_t pg = site & ~(uintptr_t)(SC_PAGE - 1);
     if (pg != open_page) {
@@ -398,10 +359,9 @@ static long sc_patch_sites_of(const struct sc_find *f, uintptr_t tramp, uintptr_
     }
     if (!page_ok)
       continue;
-    uint64_t *word = (uint64_t *)((site + 1) & ~(uintptr_t)7);
+    uint64_t *word = (uint64_t *)(at & ~(uintptr_t)7);
     uint64_t w = __atomic_load_n(word, __ATOMIC_RELAXED);
-    int32_t r = (int32_t)rel;
-    memcpy((unsigned char *)&w + ((site + 1) & 7), &r, 4);
+    memcpy((unsigned char *)&w + (at & 7), &rel, 4);
     __atomic_store_n(word, w, __ATOMIC_RELEASE);
     n++;
   }
@@ -419,12 +379,15 @@ static int sc_update_in(const struct sc_desc *start, const struct sc_desc *stop,
     uintptr_t var = (uintptr_t)&d->var + (intptr_t)d->var;
     if (var != f->var)
       continue;
+    if (!GORC_RT_SC_PORTED)
+      return -ENOSYS; /* not patched on this machine yet: never a wrong patch */
     uintptr_t tramp = (uintptr_t)&d->tramp + (intptr_t)d->tramp;
     uint64_t word;
-    if (tramp % GORC_SC_TRAMP_SIZE != 0 || !sc_word_ok(*(volatile uint64_t *)tramp))
+    if (tramp % GORC_SC_TRAMP_SIZE != 0 || !gorc_rt_sc_word_ok(*(volatile uint64_t *)tramp))
       return -EINVAL;
     uintptr_t ret0 = (uintptr_t)&d->ret0 + (intptr_t)d->ret0;
-    int r = sc_encode(tramp, var, f->fn, ret0, &word);
+    /* NULL: the unit's return-0 stub (xor %eax,%eax; ret).  */
+    int r = gorc_rt_sc_encode(tramp, var, f->fn ? f->fn : ret0, &word);
     if (r < 0)
       return r;
     void *old = __atomic_load_n((void **)var, __ATOMIC_RELAXED);

@@ -3,12 +3,21 @@
    stack bounds (and the alternate signal stack), 8-byte aligned.
 
    Two paths share one set of rules:
-   - gorc_rt_cursor_step, the general step: any state (DRAP rules, rbx,
-     signal frames, the outermost frame), one frame at a time;
+   - gorc_rt_cursor_step, the general step: any state (DRAP rules, the
+     aux register, a return address in the link register, signal frames,
+     the outermost frame), one frame at a time;
    - gorc_rt_walk's inner loop, for frames whose state is a fast word
-     (CFA on rsp/rbp, rbp and rbx unchanged or saved below the CFA): the
-     registers stay in locals and a lookup is mostly one load.  Whatever
-     the inner loop cannot decide exactly it leaves to the general step.  */
+     (CFA on sp/fp, fp and aux unchanged or saved below the CFA, the
+     return address saved below it): the registers stay in locals and a
+     lookup is mostly one load.  Whatever the inner loop cannot decide
+     exactly it leaves to the general step.
+
+   Machine specifics come from the port (arch.h): register numbers,
+   where an interrupted context keeps its registers, the signal frame,
+   the return-address rule.  "fp" is the frame pointer (rbp, x29); "aux"
+   one more callee-saved register the walk follows where the port has
+   one (x86-64: rbx, for glibc's lazy-binding resolver, which keeps its
+   CFA there).  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,24 +25,25 @@
 #include <stddef.h>
 #include <string.h>
 #include <pthread.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/ucontext.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "gorc.h"
-#include "arch-x86_64.h"
+#include "arch.h"
 #include "internal.h"
 
 /* What libgorc keeps in a struct gorc_cursor's priv[]: the walk's state
-   beyond ip, sp and bp.  */
+   beyond ip, sp and bp (fp).  */
 struct cursor_state {
   uint64_t flags;           /* F_* */
   uint64_t uc;              /* a ucontext_t: this frame's registers (F_REGS) */
   uint64_t lo, hi;          /* the stack the walk reads: [lo, hi) */
   uint64_t alo, ahi;        /* the alternate signal stack, when known */
   uint64_t frames;          /* frames stepped */
-  uint64_t rbx;             /* this frame's rbx (F_RBX_KNOWN) */
+  uint64_t aux;             /* this frame's aux register (F_AUX_KNOWN) */
 } __attribute__((may_alias));
 _Static_assert(sizeof(struct cursor_state) <= sizeof ((struct gorc_cursor *)0)->priv,
                "struct gorc_cursor priv[] too small");
@@ -54,17 +64,22 @@ enum {
   F_UC_TRUSTED = 16,/* uc is the caller's ucontext: read it directly */
   F_END = 32,       /* the outermost frame was reached */
   F_LO_SOFT = 64,   /* thread stack low bound not known yet (non-main thread on the altstack) */
-  F_RBX_KNOWN = 128,/* rbx holds this frame's rbx */
+  F_AUX_KNOWN = 128,/* aux holds this frame's aux register */
   F_THREAD = 256,   /* hi is a non-main thread's thread pointer: [lo, hi) its stack */
   F_NOT_CODE = 512, /* the step stopped at an ip that is no code of a loaded module */
   F_PROBE = 1024    /* [lo, hi) is only what the kernel showed readable: grow it by probes */
 };
 
 #define GORC_MAX_FRAMES 4096
-#define REDZONE GORC_RT_REDZONE
+/* How far below a stack pointer the walk reads: the red zone, where an
+   interrupted leaf may keep saved registers, and at least 128 bytes,
+   which fast_loop's common branch relies on (see there).  Below the
+   stack pointer of the walking code's caller lie the walking code's own
+   frames, so those bytes are mapped; an interrupted context's are
+   probed (start_probed).  */
+#define BELOW_SP (GORC_RT_REDZONE > 128 ? GORC_RT_REDZONE : 128)
 
-static const uint8_t restore_rt[GORC_RT_SIGRETURN_LEN] = GORC_RT_SIGRETURN_CODE;
-static const unsigned char dwarf_to_greg[GORC_DWARF_MAX_GPR + 1] = GORC_RT_DWARF_TO_GREG;
+static const uint8_t sigreturn_code[GORC_RT_SIGRETURN_LEN] = GORC_RT_SIGRETURN_CODE;
 
 static int in_range(uint64_t a, uint64_t lo, uint64_t hi)
 {
@@ -91,9 +106,10 @@ static inline __attribute__((always_inline)) int rd(const struct gorc_cursor *c,
   return 0;
 }
 
-static int rd_greg(const struct gorc_cursor *c, unsigned greg, uint64_t *out)
+/* The register at offset OFF (GORC_RT_UC_*) of this frame's ucontext.  */
+static int rd_uc(const struct gorc_cursor *c, size_t off, uint64_t *out)
 {
-  uint64_t a = cstate(c)->uc + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg;
+  uint64_t a = cstate(c)->uc + off;
   if (cstate(c)->flags & F_UC_TRUSTED) {
     *out = *(const volatile uint64_t *)(uintptr_t)a;
     return 0;
@@ -105,35 +121,22 @@ static int rd_greg(const struct gorc_cursor *c, unsigned greg, uint64_t *out)
 static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
 {
   uint64_t flags = cstate(c)->flags;
-  if (r == GORC_DWARF_RSP) {
+  if (r == GORC_RT_DWARF_SP) {
     *out = c->sp;
     return 0;
   }
-  if (r == GORC_DWARF_RBP && !(flags & F_BP_UNKNOWN)) {
+  if (r == GORC_RT_DWARF_FP && !(flags & F_BP_UNKNOWN)) {
     *out = c->bp;
     return 0;
   }
-  if (r == GORC_DWARF_RBX && (flags & F_RBX_KNOWN)) {
-    *out = cstate(c)->rbx;
+  if (GORC_RT_HAS_AUX && r == GORC_RT_DWARF_AUX && (flags & F_AUX_KNOWN)) {
+    *out = cstate(c)->aux;
     return 0;
   }
-  if (r > GORC_DWARF_MAX_GPR || r == GORC_DWARF_RBP || r == GORC_DWARF_RBX
-      || !(flags & F_REGS))
+  if (r > GORC_RT_DWARF_MAX_GPR || r == GORC_RT_DWARF_FP
+      || (GORC_RT_HAS_AUX && r == GORC_RT_DWARF_AUX) || !(flags & F_REGS))
     return -1;
-  return rd_greg(c, dwarf_to_greg[r], out);
-}
-
-/* Copy LEN bytes at A into BUF if the kernel lets us: process_vm_readv
-   fails instead of faulting (one syscall, for the rare reads that no
-   bound or module covers).  */
-static int read_safely(uint64_t a, void *buf, size_t len)
-{
-  struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)a, len };
-  int saved_errno = errno;   /* the interrupted code's, in a handler */
-  int ok = syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L)
-           == (long)len;
-  errno = saved_errno;
-  return ok;
+  return rd_uc(c, gorc_rt_uc_dwarf(r), out);
 }
 
 /* Does the kernel let us read the 8 bytes at A (8-aligned)?  (For a
@@ -151,22 +154,59 @@ static int probe(uint64_t a)
   return readable;
 }
 
-/* Does glibc's __restore_rt start at START, in M's code?  Read safely:
-   the module may be unloaded by another thread's dlclose at any moment.  */
-static int restore_rt_at(const struct gorc_rt_module *m, uint64_t start)
+/* Copy LEN (at most 4096) bytes at A into BUF, where process_vm_readv
+   is missing (qemu-user answers ENOSYS): when both ends' pages are
+   readable (probe).  */
+static int read_probed(uint64_t a, void *buf, size_t len)
 {
-  uint8_t code[sizeof restore_rt];
-  return gorc_rt_module_has_code(m, start, sizeof code) && read_safely(start, code, sizeof code)
-         && memcmp(code, restore_rt, sizeof code) == 0;
+  if (!probe(a & ~(uint64_t)7) || !probe((a + len - 1) & ~(uint64_t)7))
+    return 0;
+  memcpy(buf, (const void *)(uintptr_t)a, len);
+  return 1;
 }
 
-/* Is IP, in M's code, an instruction of __restore_rt?  A return address
-   (INTERRUPTED 0) can only be its start; an interrupted context may also
-   stand at its syscall.  */
-static int is_restore_rt(const struct gorc_rt_module *m, uint64_t ip, int interrupted)
+/* Copy LEN bytes at A into BUF if the kernel lets us: process_vm_readv
+   fails instead of faulting (one syscall, for the rare reads that no
+   bound or module covers).  */
+static int read_safely(uint64_t a, void *buf, size_t len)
 {
-  return restore_rt_at(m, ip)
-         || (interrupted && restore_rt_at(m, ip - GORC_RT_SIGRETURN_SYSCALL_OFF));
+  struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)a, len };
+  int saved_errno = errno;   /* the interrupted code's, in a handler */
+  long got = syscall(SYS_process_vm_readv, (long)getpid(), &local, 1L, &remote, 1L, 0L);
+  int ok = got == (long)len || (got < 0 && errno == ENOSYS && read_probed(a, buf, len));
+  errno = saved_errno;
+  return ok;
+}
+
+/* Does the signal trampoline (GORC_RT_SIGRETURN_CODE: glibc's
+   __restore_rt, the vDSO's __kernel_rt_sigreturn) start at START, in M's
+   code, or outside every module (M NULL) where the port says it may be?
+   Read safely: the module may be unloaded by another thread's dlclose
+   at any moment.  */
+static int sigreturn_at(const struct gorc_rt_module *m, uint64_t start)
+{
+  uint8_t code[sizeof sigreturn_code];
+  if (m ? !gorc_rt_module_has_code(m, start, sizeof code) : !GORC_RT_SIGRETURN_OUTSIDE_MODULES)
+    return 0;
+  return read_safely(start, code, sizeof code) && memcmp(code, sigreturn_code, sizeof code) == 0;
+}
+
+/* Is IP, in M's code (or in none: M NULL), an instruction of the signal
+   trampoline?  A return address (INTERRUPTED 0) can only be its start;
+   an interrupted context may also stand at its system call.  */
+static int is_sigreturn(const struct gorc_rt_module *m, uint64_t ip, int interrupted)
+{
+  return sigreturn_at(m, ip)
+         || (interrupted && sigreturn_at(m, ip - GORC_RT_SIGRETURN_SYSCALL_OFF));
+}
+
+/* Is M the vDSO, when the port's signal trampoline is there with CFI of
+   its own (GORC_RT_SIGRETURN_VDSO_CFI)?  That CFI unwinds through the
+   frame record the kernel builds and skips the interrupted pc: the walk
+   reads the ucontext instead.  */
+static int vdso_with_sigreturn(const struct gorc_rt_module *m)
+{
+  return GORC_RT_SIGRETURN_VDSO_CFI && m->map_lo == getauxval(AT_SYSINFO_EHDR);
 }
 
 /* The altstack's bounds into alo/ahi, if this thread runs on it.  */
@@ -185,7 +225,7 @@ static void query_altstack(struct gorc_cursor *c)
    none yet).  From there up to the thread pointer is the thread's stack
    block, so a later walk starting in that range need not ask for the
    altstack: one system call less per walk.  The walk's bounds are the
-   same as if it had asked: [sp - REDZONE, tp).  (An altstack inside
+   same as if it had asked: [sp - BELOW_SP, tp).  (An altstack inside
    that range lies inside the thread's stack; signal_frame asks for it
    when a walk meets it, and extends the low bound down to the frames
    the handler interrupted.)  glibc initialises a thread's TLS afresh
@@ -196,7 +236,8 @@ static __thread uint64_t thread_stack_low __attribute__((tls_model("initial-exec
    context's), so the altstack query tells whether SP is on the altstack.  */
 static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp, int sp_is_own)
 {
-  /* The thread pointer is pthread_self() (glibc, x86-64), without a call.  */
+  /* The thread pointer tells threads apart without a call (on x86-64 it
+     is pthread_self(); on aarch64 pthread_self() lies below it).  */
   uint64_t tp = (uint64_t)(uintptr_t)__builtin_thread_pointer();
   int is_main = gorc_rt_main_self_known ? tp == gorc_rt_main_self
                                         : syscall(SYS_gettid) == getpid();
@@ -209,7 +250,7 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp, int sp_is_own)
     cstate(c)->hi = gorc_rt_main_hi;
     return;
   }
-  uint64_t lo = (sp - REDZONE) & ~(uint64_t)7;
+  uint64_t lo = (sp - BELOW_SP) & ~(uint64_t)7;
   if (!is_main && thread_stack_low && sp >= thread_stack_low && tp > sp) {
     cstate(c)->lo = lo;
     cstate(c)->hi = tp;
@@ -223,8 +264,9 @@ static void set_thread_bounds(struct gorc_cursor *c, uint64_t sp, int sp_is_own)
     cstate(c)->hi = gorc_rt_main_hi;
     return;
   }
-  /* glibc puts a thread's TCB (the thread pointer) and static TLS at the
-     top of its stack block: [sp, tp) is mapped stack.  */
+  /* glibc puts a thread's TCB and static TLS, where the thread pointer
+     points (x86-64: at the TCB; aarch64: just above struct pthread), at
+     the top of its stack block: [sp, tp) is mapped stack.  */
   if (!is_main && on_alt) {
     cstate(c)->lo = cstate(c)->hi = tp;
     cstate(c)->flags |= F_LO_SOFT;
@@ -300,7 +342,7 @@ static int start_trusted(const struct gorc_cursor *c, uint64_t sp)
    register there: after "pop %rbp" the caller's rbp is at sp - 8).  */
 static void start_probed(struct gorc_cursor *c, uint64_t sp)
 {
-  uint64_t lo = sp & ~(uint64_t)7, red = (sp - REDZONE) & ~(uint64_t)7;
+  uint64_t lo = sp & ~(uint64_t)7, red = (sp - BELOW_SP) & ~(uint64_t)7;
   cstate(c)->flags |= F_PROBE;
   cstate(c)->lo = lo;
   cstate(c)->hi = lo;
@@ -336,7 +378,7 @@ static void note_main_stack(void)
   struct rlimit rl;
   uint64_t size = 8u << 20;
   if (syscall(SYS_gettid) == getpid()) {
-    gorc_rt_main_self = (unsigned long)pthread_self();
+    gorc_rt_main_self = (unsigned long)(uintptr_t)__builtin_thread_pointer();
     __atomic_store_n(&gorc_rt_main_self_known, 1, __ATOMIC_RELEASE);
   }
   if (__libc_stack_end) {
@@ -350,7 +392,7 @@ static void note_main_stack(void)
 }
 
 /* Noted again even if a walk did it first: that walk may have run on
-   another thread, which cannot tell the main thread's pthread_self.  */
+   another thread, which cannot tell the main thread's thread pointer.  */
 __attribute__((constructor)) static void main_stack_bounds(void)
 {
   note_main_stack();
@@ -365,14 +407,16 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   c->ip = ip;
   c->sp = sp;
   c->bp = bp;
-  /* rbx is followed from an interrupted context only: that is where a
+  /* aux is followed from an interrupted context only: that is where a
      walk can meet glibc's resolver (a call from normal code into libgorc
      does not come through it).  */
   if (uc) {
-    const ucontext_t *u = uc;
     cstate(c)->uc = (uint64_t)(uintptr_t)uc;
-    cstate(c)->rbx = (uint64_t)u->uc_mcontext.gregs[GORC_RT_GREG_AUX];
-    cstate(c)->flags = F_REGS | F_NOADJ | F_UC_TRUSTED | F_RBX_KNOWN;
+    cstate(c)->flags = F_REGS | F_NOADJ | F_UC_TRUSTED;
+    if (GORC_RT_HAS_AUX) {
+      cstate(c)->aux = gorc_rt_uc_reg(uc, GORC_RT_UC_AUX);
+      cstate(c)->flags |= F_AUX_KNOWN;
+    }
   }
   set_thread_bounds(c, sp, uc == NULL);
   if (uc && !start_trusted(c, sp))
@@ -380,18 +424,15 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   return 0;
 }
 
-/* Register GREG saved in the ucontext at UC, read as stack (C's range
-   grows in probe mode).  */
-static int rd_saved_greg(const struct gorc_cursor *c, uint64_t uc, unsigned greg, uint64_t *out)
-{
-  return rd(c, uc + offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (uint64_t)greg, out);
-}
-
+/* C's frame returns into the signal trampoline: the interrupted context
+   is the ucontext of the signal frame at sp, its registers read as
+   stack (C's range grows in probe mode).  */
 static int signal_frame(struct gorc_cursor *c)
 {
-  uint64_t uc = c->sp, ip, sp, bp, rbx;
-  if (rd_saved_greg(c, uc, GORC_RT_GREG_IP, &ip) || rd_saved_greg(c, uc, GORC_RT_GREG_SP, &sp)
-      || rd_saved_greg(c, uc, GORC_RT_GREG_FP, &bp) || rd_saved_greg(c, uc, GORC_RT_GREG_AUX, &rbx))
+  uint64_t uc = c->sp + GORC_RT_SIGFRAME_UC_OFF, ip, sp, bp, aux = 0;
+  if (rd(c, uc + GORC_RT_UC_IP, &ip) || rd(c, uc + GORC_RT_UC_SP, &sp)
+      || rd(c, uc + GORC_RT_UC_FP, &bp)
+      || (GORC_RT_HAS_AUX && rd(c, uc + GORC_RT_UC_AUX, &aux)))
     return -GORC_EBADFRAME;
   /* The walk started on the main thread's stack without asking for the
      altstack (set_thread_bounds); an altstack that lives inside that
@@ -409,7 +450,7 @@ static int signal_frame(struct gorc_cursor *c)
       uint64_t hi = cstate(c)->hi;
       if ((sp & 7) || sp >= hi || hi - sp >= (1ull << 30) || !probe(sp))
         return -GORC_EBADFRAME;
-      cstate(c)->lo = (sp - REDZONE) & ~(uint64_t)7;
+      cstate(c)->lo = (sp - BELOW_SP) & ~(uint64_t)7;
       cstate(c)->flags &= ~(uint64_t)F_LO_SOFT;
     }
     cstate(c)->flags |= F_ALTJUMP;
@@ -420,7 +461,7 @@ static int signal_frame(struct gorc_cursor *c)
          the stack goes on down to the interrupted sp.  */
       if ((sp & 7) || cstate(c)->hi - sp >= (1ull << 30) || !probe(sp))
         return -GORC_EBADFRAME;
-      cstate(c)->lo = (sp - REDZONE) & ~(uint64_t)7;
+      cstate(c)->lo = (sp - BELOW_SP) & ~(uint64_t)7;
     }
   } else if (sp <= c->sp) {
     return -GORC_EDIRECTION;
@@ -433,9 +474,9 @@ static int signal_frame(struct gorc_cursor *c)
   c->sp = sp;
   c->bp = bp;
   cstate(c)->uc = uc;
-  cstate(c)->rbx = rbx;
+  cstate(c)->aux = aux;
   cstate(c)->flags = (cstate(c)->flags & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN))
-                     | F_REGS | F_NOADJ | F_RBX_KNOWN;
+                     | F_REGS | F_NOADJ | (GORC_RT_HAS_AUX ? F_AUX_KNOWN : 0);
   cstate(c)->frames++;
   return 1;
 }
@@ -472,7 +513,7 @@ static int frame_cfa(const struct gorc_cursor *c, const struct gorc_state *st, u
   }
 }
 
-/* The caller's rbp after a frame with state ST and CFA CFA into *BP;
+/* The caller's fp after a frame with state ST and CFA CFA into *BP;
    *UNKNOWN says whether it is known.  Returns 0 or -GORC_EBADFRAME.  */
 static int frame_bp(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t cfa,
                     uint64_t *bp, int *unknown)
@@ -495,10 +536,37 @@ static int frame_bp(const struct gorc_cursor *c, const struct gorc_state *st, ui
   }
 }
 
+/* The return address after a frame with state ST and CFA CFA into *RA,
+   its pointer authentication code stripped where ST says it is signed.
+   Returns 0 or -enum gorc_error.  */
+static int frame_ra(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t cfa,
+                    uint64_t *ra)
+{
+  switch (st->ra_kind) {
+  case GORC_RA_CFA:
+    if (rd(c, cfa + (uint64_t)st->ra_off, ra))
+      return -GORC_EBADFRAME;
+    break;
+  case GORC_RA_SAME:
+    /* Still in the link register: known only in a frame whose registers
+       an interrupted context holds (the innermost one, or one a signal
+       interrupted).  Anywhere else the register has been reused by the
+       calls made since: the walk ends, never guesses.  */
+    if (reg_value(c, GORC_RT_DWARF_LR, ra))
+      return -GORC_EUNDEFINED;
+    break;
+  default:
+    return -GORC_EBADFRAME;
+  }
+  if (st->ra_signed)
+    *ra = gorc_rt_strip_ra(*ra);
+  return 0;
+}
+
 __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
 {
   uint64_t flags = cstate(c)->flags;
-  uint64_t cfa, ra, bp = c->bp, rbx = cstate(c)->rbx;
+  uint64_t cfa, ra, bp = c->bp, aux = cstate(c)->aux;
   struct gorc_rt_module m;
   struct gorc_state st;
   int has_module;
@@ -512,16 +580,18 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   /* A return address must be code of a loaded module: anything else is
      a corrupt stack (or record), not a frame.  */
   if (!(flags & F_NOADJ) && (!has_module || !gorc_rt_module_has_code(&m, pc, 1))) {
+    if (!has_module && is_sigreturn(NULL, c->ip, 0))
+      return signal_frame(c);
     cstate(c)->flags |= F_NOT_CODE;
     return -GORC_EBADFRAME;
   }
-  /* A signal frame: the return address is glibc's __restore_rt (or an
-     interrupted context stands in it).  Its .eh_frame rule is an
-     expression (UNDEFINED here), and code without any rule has none, so
-     only then are its bytes compared (and only inside the module's
-     code).  */
-  if ((found != 1 || st.cfa_kind == GORC_CFA_UNDEFINED) && has_module
-      && is_restore_rt(&m, c->ip, (flags & F_NOADJ) != 0))
+  /* A signal frame: the return address is the signal trampoline (or an
+     interrupted context stands in it).  glibc's .eh_frame rule for it is
+     an expression (UNDEFINED here), and code without any rule has none,
+     so only then are its bytes compared (and only inside the module's
+     code), and in a vDSO whose trampoline has CFI of its own.  */
+  if ((found != 1 || st.cfa_kind == GORC_CFA_UNDEFINED || (has_module && vdso_with_sigreturn(&m)))
+      && is_sigreturn(has_module ? &m : NULL, c->ip, (flags & F_NOADJ) != 0))
     return signal_frame(c);
   if (found < 0)
     return found;
@@ -534,20 +604,25 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   int rc = frame_cfa(c, &st, &cfa);
   if (rc)
     return rc;
-  if (cfa <= c->sp)
+  /* The CFA is above sp, or at sp in a frame that has not moved sp and
+     keeps the return address in the link register (aarch64, a leaf),
+     which only an interrupted frame can be: the walk always moves.  */
+  if (cfa < c->sp || (cfa == c->sp && st.ra_kind != GORC_RA_SAME))
     return -GORC_EDIRECTION;
-  if (st.ra_kind != GORC_RA_CFA || rd(c, cfa + (uint64_t)st.ra_off, &ra))
-    return -GORC_EBADFRAME;
+  if ((rc = frame_ra(c, &st, cfa, &ra)) != 0)
+    return rc;
   int bp_unknown = (flags & F_BP_UNKNOWN) != 0;
   if ((rc = frame_bp(c, &st, cfa, &bp, &bp_unknown)) != 0)
     return rc;
-  /* rbx: unchanged, restored from its slot, or lost (gorc records do not
+  /* aux: unchanged, restored from its slot, or lost (gorc records do not
      describe it).  Only a CFA rule of glibc's resolver needs it.  */
-  int rbx_known = (flags & F_RBX_KNOWN) != 0;
-  if (st.aux_kind == GORC_AUX_CFA)
-    rbx_known = rd(c, cfa + (uint64_t)st.aux_off, &rbx) == 0;
+  int aux_known = (flags & F_AUX_KNOWN) != 0;
+  if (!GORC_RT_HAS_AUX)
+    aux_known = 0;
+  else if (st.aux_kind == GORC_AUX_CFA)
+    aux_known = rd(c, cfa + (uint64_t)st.aux_off, &aux) == 0;
   else if (st.aux_kind != GORC_AUX_SAME)
-    rbx_known = 0;
+    aux_known = 0;
   if (ra == 0) {
     cstate(c)->flags |= F_END;
     return 0;
@@ -555,12 +630,12 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   c->ip = ra;
   c->sp = cfa;
   c->bp = bp;
-  cstate(c)->rbx = rbx_known ? rbx : 0;
-  flags &= ~(uint64_t)(F_REGS | F_NOADJ | F_UC_TRUSTED | F_BP_UNKNOWN | F_RBX_KNOWN);
+  cstate(c)->aux = aux_known ? aux : 0;
+  flags &= ~(uint64_t)(F_REGS | F_NOADJ | F_UC_TRUSTED | F_BP_UNKNOWN | F_AUX_KNOWN);
   if (bp_unknown)
     flags |= F_BP_UNKNOWN;
-  if (rbx_known)
-    flags |= F_RBX_KNOWN;
+  if (aux_known)
+    flags |= F_AUX_KNOWN;
   cstate(c)->flags = flags;
   cstate(c)->frames++;
   return 1;
@@ -579,28 +654,29 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
    (GORC_RT_W_END), so a walk to _start or a thread's start ends in the
    loop.
 
-   rbx is followed as the general step does: unchanged (j = 0), restored
-   from its slot (j = 1..31), or lost (GORC_RT_W_RBX_LOST).  The loop
-   only notes where the value is (rbx_at) and reads it once at the end.
-   A walk that does not know rbx yet runs a copy of the loop that follows
-   nothing of it until a frame restores it (fast_frames).
+   aux (where the port has it) is followed as the general step does:
+   unchanged (j = 0), restored from its slot (j = 1..31), or lost
+   (GORC_RT_W_AUX_LOST).  The loop only notes where the value is (aux_at)
+   and reads it once at the end.  A walk that does not know aux yet runs
+   a copy of the loop that follows nothing of it until a frame restores
+   it (fast_frames).
 
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
-   [lo, hi) is inside the stack sp is on, with lo <= sp - REDZONE.  A CFA
-   is at most hi, so the return address slot is inside; rbp and rbx slots
-   are at most 8 * 31 bytes below a CFA, and checked against lo unless
+   [lo, hi) is inside the stack sp is on, with lo <= sp - BELOW_SP.  A CFA
+   is at most hi, so the return address slot is inside; fp, aux and
+   return address slots are at most 8 * 31 bytes below a CFA, and checked against lo unless
    they are close enough to the CFA to be above sp (fast_loop).  */
 
 /* fast_loop's common branch reads slots less than 16 words below a CFA
    without checking them against lo: they are above the walk's first sp,
-   at least REDZONE above lo.  */
+   at least BELOW_SP above lo.  */
 _Static_assert(((GORC_RT_W_BP_FAR >> GORC_RT_W_BP_SHIFT) & GORC_RT_W_SLOT8_MASK) == 16 * 8
-               && ((GORC_RT_W_RBX_FAR >> GORC_RT_W_RBX_SHIFT) & GORC_RT_W_SLOT8_MASK) == 16 * 8
-               && 16 * 8 <= REDZONE,
+               && ((GORC_RT_W_J_FAR >> GORC_RT_W_J_SHIFT) & GORC_RT_W_SLOT8_MASK) == 16 * 8
+               && 16 * 8 <= BELOW_SP,
                "a slot nearer the CFA than a far one lies above the walk's first sp");
 struct walk_regs {
-  uint64_t ip, sp, bp, rbx;
-  int rbx_known;
+  uint64_t ip, sp, bp, aux;
+  int aux_known;
   uint64_t lo, hi;
   void **out, **end;
 };
@@ -610,40 +686,41 @@ enum fast_stop {
   FAST_MAX,        /* the output is full */
   FAST_END,        /* the outermost frame was reached: the walk is complete */
   FAST_SLOW,       /* a frame the general step must take */
-  FAST_RBX         /* a frame that restores rbx, met by the copy that does
+  FAST_AUX         /* a frame that restores aux, met by the copy that does
                       not follow it */
 };
 
 #define LOAD_STACK(a) (*(const volatile uint64_t *)(uintptr_t)(a))
 
-/* Where the caller's rbx is after a frame with word W and CFA CFA:
-   RBX_AT unchanged (rbx not saved), 1 (lost) or the slot's address.  */
-static inline __attribute__((always_inline)) uint64_t rbx_after(uint64_t rbx_at, uint32_t w,
+/* Where the caller's aux is after a frame with word W and CFA CFA:
+   AUX_AT unchanged (aux not saved), 1 (lost) or the slot's address.  */
+static inline __attribute__((always_inline)) uint64_t aux_after(uint64_t aux_at, uint32_t w,
                                                                  uint64_t cfa)
 {
-  uint64_t j8 = gorc_rt_w_rbx8(w);
-  if (w & GORC_RT_W_RBX_LOST)
+  uint64_t j8 = gorc_rt_w_aux8(w);
+  if (w & GORC_RT_W_AUX_LOST)
     return 1;
-  return j8 ? cfa - j8 : rbx_at;
+  return j8 ? cfa - j8 : aux_at;
 }
 
-/* Are the rbp and rbx slots of word W with CFA CFA at or above LO?  */
+/* Are the slots of word W with CFA CFA (fp, and aux or the return
+   address) at or above LO?  */
 static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
 {
-  return cfa - lo >= gorc_rt_w_bp8(w) && cfa - lo >= gorc_rt_w_rbx8(w);
+  return cfa - lo >= gorc_rt_w_bp8(w) && cfa - lo >= gorc_rt_w_j8(w);
 }
 
 /* The registers of the inner loop, in locals (the stores of return
    addresses could alias anything reached through a pointer).  */
 struct loop_regs {
-  uint64_t ip, sp, bp, rbx_at;
+  uint64_t ip, sp, bp, aux_at;
   void **out;
 };
 
 /* A run of one return address (recursion): the frame just stepped
    returned into itself, L->ip, so the frames after it have its
-   rsp-based word W too, until a return address differs.  Every frame of
-   the run saved rbp and rbx (if at all) at the same place below its CFA,
+   sp-based word W too, until a return address differs.  Every frame of
+   the run saved fp and aux (if at all) at the same place below its CFA,
    so only the last frame's slots matter: the loop itself only follows
    the CFA.  The slots need no check: the frame before passed the checks
    of fast_loop on this stack, and the run's CFAs are higher.  Returns
@@ -660,7 +737,9 @@ run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
       stop = FAST_SLOW;
       break;
     }
-    ra = LOAD_STACK(cfa - 8);
+    ra = LOAD_STACK(cfa - gorc_rt_w_ra8(w));
+    if (w & GORC_RT_W_RA_SIGNED)
+      ra = gorc_rt_strip_ra(ra);
     if (ra == 0) {
       stop = FAST_END;
       break;
@@ -677,7 +756,7 @@ run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
     uint64_t k8 = gorc_rt_w_bp8(w);
     if (k8)
       l->bp = LOAD_STACK(sp - k8);
-    l->rbx_at = rbx_after(l->rbx_at, w, sp);
+    l->aux_at = aux_after(l->aux_at, w, sp);
   }
   l->sp = sp;
   l->out = out;
@@ -694,27 +773,28 @@ static __attribute__((noinline)) uint32_t word_of_other(struct gorc_rt_walk_modu
   return ra ? gorc_rt_word(wm, ra, slot) : 0;
 }
 
-/* The inner loop (see above); TRACK_RBX is a constant of each copy.  The
-   common frame (CFA = rsp + off) costs a load of its cache entry, one
+/* The inner loop (see above); TRACK_AUX is a constant of each copy.  The
+   common frame (CFA = sp + off) costs a load of its cache entry, one
    compare of the entry's key, one test of its word, the CFA's bounds,
-   the load of the return address and, when the frame saved rbp, the load
-   of rbp.  */
+   the load of the return address and, when the frame saved fp, the load
+   of fp.  */
 static inline __attribute__((always_inline)) enum fast_stop
 fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
-          const int track_rbx)
+          const int track_aux)
 {
-  uint64_t ip = r->ip, sp = r->sp, bp = r->bp, rbx_at = 0;
+  uint64_t ip = r->ip, sp = r->sp, bp = r->bp, aux_at = 0;
   void **out = r->out, **const end = r->end;
   const uint64_t hi = r->hi, lo = r->lo;
-  /* Words the loop leaves to the careful branch: rbp-based CFA, the
-     outermost frame, rbx restored when this copy does not follow it, and
-     rbp or rbx slots 128 bytes or more below the CFA.  For the others a
-     CFA at most hi needs no other check: the return address is below
-     hi, and since sp >= lo + REDZONE (the caller's promise, kept as sp
-     only grows) and the CFA > sp, a slot less than 128 bytes below the
-     CFA is at or above lo.  */
+  /* Words the loop leaves to the careful branch: fp-based CFA, the
+     outermost frame, aux restored when this copy does not follow it, and
+     fp, aux or return address slots 128 bytes or more below the CFA.
+     For the others a CFA at most hi needs no other check: the return
+     address is below hi, and since sp >= lo + BELOW_SP (the caller's
+     promise, kept as sp only grows) and the CFA > sp, a slot less than
+     128 bytes below the CFA is at or above lo.  */
   const uint32_t careful_bits = GORC_RT_W_CFA_BP | GORC_RT_W_END | GORC_RT_W_BP_FAR
-                                | (track_rbx ? GORC_RT_W_RBX_FAR : GORC_RT_W_RBX_MASK);
+                                | (track_aux ? GORC_RT_W_AUX_FAR : GORC_RT_W_AUX_MASK)
+                                | GORC_RT_W_RA_FAR;
   unsigned module_slot = *slot;
   uint64_t slot_key = gorc_rt_cache_slot_key(module_slot);
   enum fast_stop stop = FAST_MAX;
@@ -734,6 +814,11 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
       }
       module_slot = other;
       slot_key = gorc_rt_cache_slot_key(module_slot);
+    } else if (GORC_RT_CACHE_EMPTY_MAY_MATCH && __builtin_expect(e == 0, 0)) {
+      /* An empty entry's key matched: PC lies in the 32 KiB below 2^47
+         (lookup.h), where this machine may have code.  */
+      stop = FAST_SLOW;
+      break;
     }
     if (__builtin_expect(!(w & careful_bits), 1)) {
       /* > sp and aligned: the offset is 8..16376, a multiple of 8 */
@@ -743,8 +828,8 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
         break;
       }
     } else {
-      if (!track_rbx && (w & GORC_RT_W_RBX_MASK)) {
-        stop = FAST_RBX;
+      if (!track_aux && (w & GORC_RT_W_AUX_MASK)) {
+        stop = FAST_AUX;
         break;
       }
       if (w & GORC_RT_W_END) {
@@ -759,19 +844,21 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
     }
     /* A return address of 0 (the outermost frame) is stored and found
        at the next lookup, in word_of_other: one test less per frame.  */
-    ra = LOAD_STACK(cfa - 8);
+    ra = LOAD_STACK(cfa - gorc_rt_w_ra8(w));
+    if (w & GORC_RT_W_RA_SIGNED)
+      ra = gorc_rt_strip_ra(ra);
     if (w & GORC_RT_W_BP_MASK)
       bp = LOAD_STACK(cfa - gorc_rt_w_bp8(w));
-    if (track_rbx)
-      rbx_at = rbx_after(rbx_at, w, cfa);
+    if (track_aux)
+      aux_at = aux_after(aux_at, w, cfa);
     int recursion = ra == ip && !(w & GORC_RT_W_CFA_BP);
     ip = ra;
     sp = cfa;
     *out++ = (void *)(uintptr_t)ra;
     if (__builtin_expect(recursion, 0)) {
-      struct loop_regs l = { ip, sp, bp, rbx_at, out };
+      struct loop_regs l = { ip, sp, bp, aux_at, out };
       stop = run_frames(&l, w, hi, end);
-      ip = l.ip, sp = l.sp, bp = l.bp, rbx_at = l.rbx_at, out = l.out;
+      ip = l.ip, sp = l.sp, bp = l.bp, aux_at = l.aux_at, out = l.out;
       if (stop != FAST_MAX)
         break;
     }
@@ -785,28 +872,30 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
   r->sp = sp;
   r->bp = bp;
   r->out = out;
-  if (rbx_at == 1) {
-    r->rbx_known = 0;
-  } else if (rbx_at) {
-    r->rbx = LOAD_STACK(rbx_at);
-    r->rbx_known = 1;
+  if (aux_at == 1) {
+    r->aux_known = 0;
+  } else if (aux_at) {
+    r->aux = LOAD_STACK(aux_at);
+    r->aux_known = 1;
   }
   *slot = module_slot;
   return stop;
 }
 
-/* The inner loop, in a copy that follows rbx from the first frame that
+/* The inner loop, in a copy that follows aux from the first frame that
    restores it from its slot (or from the start, when the walk knows it):
-   glibc's resolver has a CFA rule on rbx, and _dl_fixup, below it,
-   saves rbx.  Inlined into the two walks: their registers go straight
+   glibc's x86-64 resolver has a CFA rule on rbx, and _dl_fixup, below
+   it, saves rbx.  Inlined into the two walks: their registers go straight
    into the loop's.  */
 static inline __attribute__((always_inline)) enum fast_stop fast_frames(struct walk_regs *r,
                                                             struct gorc_rt_walk_modules *wm,
                                                             unsigned *slot)
 {
-  if (!r->rbx_known) {
+  if (!GORC_RT_HAS_AUX)
+    return fast_loop(r, wm, slot, 0);
+  if (!r->aux_known) {
     enum fast_stop stop = fast_loop(r, wm, slot, 0);
-    if (stop != FAST_RBX)
+    if (stop != FAST_AUX)
       return stop;
   }
   return fast_loop(r, wm, slot, 1);
@@ -825,7 +914,7 @@ static int last_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t
 
 /* Go on walking C, whose ip is ips[N - 1], up to MAX addresses: fast
    frames in the inner loop; anything else (signal frames, DRAP rules, a
-   lost rbp, rbx to restore, errors, the first frame of a signal context)
+   lost fp, aux to restore, errors, the first frame of a signal context)
    through gorc_rt_cursor_step, which decides it exactly as for one frame.
    FAST_FIRST: try the inner loop first.  Returns the step's last result
    (1: stopped at MAX, 0: the outermost frame) and stores the number of
@@ -847,16 +936,16 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
       lo = cstate(c)->alo;
       hi = cstate(c)->ahi;
     }
-    if (fast_first && !(flags & slow) && !(sp & 7) && sp - REDZONE >= lo && sp < hi) {
-      struct walk_regs r = { c->ip, sp, c->bp, cstate(c)->rbx, (flags & F_RBX_KNOWN) != 0,
+    if (fast_first && !(flags & slow) && !(sp & 7) && sp - BELOW_SP >= lo && sp < hi) {
+      struct walk_regs r = { c->ip, sp, c->bp, cstate(c)->aux, (flags & F_AUX_KNOWN) != 0,
                              lo, hi, ips + n, ips + max };
       enum fast_stop stop = fast_frames(&r, wm, slot);
       int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
       c->bp = r.bp;
-      cstate(c)->rbx = r.rbx_known ? r.rbx : 0;
-      flags = r.rbx_known ? flags | F_RBX_KNOWN : flags & ~(uint64_t)F_RBX_KNOWN;
+      cstate(c)->aux = r.aux_known ? r.aux : 0;
+      flags = r.aux_known ? flags | F_AUX_KNOWN : flags & ~(uint64_t)F_AUX_KNOWN;
       cstate(c)->flags = stop == FAST_END ? flags | F_END : flags;
       cstate(c)->frames += (unsigned)stepped;
       n += stepped;
@@ -905,7 +994,7 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
 {
   struct gorc_cursor c;
   struct gorc_rt_walk_modules wm;
-  uint64_t lo = (sp - REDZONE) & ~(uint64_t)7, hi = gorc_rt_main_hi;
+  uint64_t lo = (sp - BELOW_SP) & ~(uint64_t)7, hi = gorc_rt_main_hi;
   if (max <= 1 || !gorc_rt_main_self_known
       || (uint64_t)(uintptr_t)__builtin_thread_pointer() != gorc_rt_main_self
       || (sp & 7) || sp < gorc_rt_main_lo || sp >= hi) {
@@ -932,9 +1021,9 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
   /* What the inner loop left: through the cursor, from the general step
      on.  */
   gorc_rt_cursor_start(&c, r.ip, r.sp, r.bp, NULL);
-  if (r.rbx_known) {
-    cstate(&c)->rbx = r.rbx;
-    cstate(&c)->flags |= F_RBX_KNOWN;
+  if (r.aux_known) {
+    cstate(&c)->aux = r.aux;
+    cstate(&c)->flags |= F_AUX_KNOWN;
   }
   cstate(&c)->frames = (unsigned)(n - 1);
   return walk_on(&c, ips, n, max, 0, &wm, &slot, count);

@@ -1,0 +1,120 @@
+/* libgorc's aarch64 port (Linux, LP64): every aarch64 detail of the
+   walk, in one place, under the names x86_64/arch.h gives (see
+   runtime/src/arch.h).  The API's entry stubs are entry.c; static calls
+   are not ported (static_call.h).  */
+
+#ifndef GORC_RT_AARCH64_ARCH_H
+#define GORC_RT_AARCH64_ARCH_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/ucontext.h>
+#include "gorc/format.h"
+
+/* The machine whose records this runtime reads (the gorc note's).  */
+#define GORC_RT_MACHINE GORC_MACHINE_AARCH64
+
+/* AAPCS64 has no red zone: nothing below sp survives a signal.  */
+#define GORC_RT_REDZONE 0
+
+/* DWARF registers the walk follows: sp (31) and the frame pointer x29.
+   No aux register: glibc's aarch64 resolver keeps its CFA on sp.  */
+#define GORC_RT_DWARF_SP GORC_DWARF_A64_SP
+#define GORC_RT_DWARF_FP GORC_DWARF_X29
+#define GORC_RT_HAS_AUX 0
+#define GORC_RT_DWARF_AUX GORC_DWARF_A64_SP   /* unused: no aux register */
+#define GORC_RT_DWARF_MAX_GPR GORC_DWARF_A64_MAX_GPR
+
+/* A call leaves the return address in the link register x30; the
+   prologue saves it (records: GORC_RA_SAME, then GORC_RA_CFA).  x30
+   holds it only in the innermost frame and in a frame a signal
+   interrupted: the walk reads it from an interrupted context only.  */
+#define GORC_RT_RA_IN_REG 1
+#define GORC_RT_DWARF_LR GORC_DWARF_X30
+
+/* A kernel with 48-bit virtual addresses may map code in the 32 KiB
+   below 2^47, whose addresses an empty PC cache entry matches
+   (lookup.h); code above 2^47 is never cached.  */
+#define GORC_RT_CACHE_EMPTY_MAY_MATCH 1
+
+/* RA with its pointer authentication code stripped
+   (-mbranch-protection=pac-ret, standard: paciasp/pacibsp sign x30 with
+   sp as the modifier).  xpaclri strips x30 whatever the key; it is in
+   the hint space, a no-op on a CPU without pointer authentication,
+   where nothing is signed either.  */
+static inline uint64_t gorc_rt_strip_ra(uint64_t ra)
+{
+  register uint64_t lr __asm__("x30") = ra;
+  __asm__("hint 7" /* xpaclri */ : "+r"(lr));
+  return lr;
+}
+
+/* Where an interrupted context keeps its registers: byte offsets in a
+   ucontext_t (struct sigcontext: regs[31], sp, pc).  */
+#define GORC_RT_UC_IP offsetof(ucontext_t, uc_mcontext.pc)
+#define GORC_RT_UC_SP offsetof(ucontext_t, uc_mcontext.sp)
+#define GORC_RT_UC_FP offsetof(ucontext_t, uc_mcontext.regs[29])
+#define GORC_RT_UC_AUX GORC_RT_UC_SP        /* unused: no aux register */
+
+/* The offset in a ucontext_t of DWARF register R
+   (0..GORC_RT_DWARF_MAX_GPR): x0..x30 are regs[0..30].  */
+static inline size_t gorc_rt_uc_dwarf(unsigned r)
+{
+  return offsetof(ucontext_t, uc_mcontext.regs) + 8 * (size_t)r;
+}
+
+/* A signal frame's return address: the kernel's __kernel_rt_sigreturn
+   in the vDSO (glibc sets no SA_RESTORER on aarch64),
+   mov x8, #139 (rt_sigreturn); svc #0.  */
+#define GORC_RT_SIGRETURN_CODE { 0x68, 0x11, 0x80, 0xd2, 0x01, 0x00, 0x00, 0xd4 }
+#define GORC_RT_SIGRETURN_LEN 8
+/* Its svc, where an interrupted context may stand too.  */
+#define GORC_RT_SIGRETURN_SYSCALL_OFF 4
+/* The signal frame at the trampoline: struct rt_sigframe is the
+   siginfo, then the ucontext, at the handler's sp (its CFA).  */
+#define GORC_RT_SIGFRAME_UC_OFF sizeof(siginfo_t)
+/* qemu-user writes the same two instructions to a page of its own, in
+   no module: the walk compares the bytes there too.  */
+#define GORC_RT_SIGRETURN_OUTSIDE_MODULES 1
+/* The vDSO gives the trampoline CFI (CFA = x29 through the frame
+   record the kernel builds), which would skip the interrupted pc: the
+   walk reads the ucontext instead.  */
+#define GORC_RT_SIGRETURN_VDSO_CFI 1
+
+/* NAME (fn, arg, top): call FN (ARG) with sp at TOP (16-byte aligned),
+   and return on the caller's stack.  The caller's sp is kept in x29,
+   which the CFI names as the CFA register, so a debugger unwinds from
+   the other stack back to the caller.  (The crash handler prints on a
+   stack of its own.)  hint 34 is bti c: a valid target for an indirect
+   call where branch target identification is on, a no-op elsewhere.  */
+#define GORC_RT_CALL_ON_STACK(name)                                            \
+  __asm__(".text\n\t"                                                         \
+          ".globl " #name "\n\t"                                              \
+          ".hidden " #name "\n\t"                                             \
+          ".type " #name ",%function\n\t"                                     \
+          ".p2align 2\n"                                                      \
+          #name ":\n\t"                                                       \
+          ".cfi_startproc\n\t"                                                \
+          "hint 34\n\t"                                                       \
+          "stp x29, x30, [sp, #-16]!\n\t"                                     \
+          ".cfi_def_cfa_offset 16\n\t"                                        \
+          ".cfi_offset x29, -16\n\t"                                          \
+          ".cfi_offset x30, -8\n\t"                                           \
+          "mov x29, sp\n\t"                                                   \
+          ".cfi_def_cfa_register x29\n\t"                                     \
+          "mov sp, x2\n\t"                                                    \
+          "mov x16, x0\n\t"                                                   \
+          "mov x0, x1\n\t"                                                    \
+          "blr x16\n\t"                                                       \
+          "mov sp, x29\n\t"                                                   \
+          ".cfi_def_cfa_register sp\n\t"                                      \
+          "ldp x29, x30, [sp], #16\n\t"                                       \
+          ".cfi_def_cfa_offset 0\n\t"                                         \
+          ".cfi_restore x29\n\t"                                              \
+          ".cfi_restore x30\n\t"                                              \
+          "ret\n\t"                                                           \
+          ".cfi_endproc\n\t"                                                  \
+          ".size " #name ", .-" #name "\n\t");
+
+#endif

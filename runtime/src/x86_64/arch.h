@@ -1,0 +1,132 @@
+/* libgorc's x86-64 port: every x86-64 detail of the walk, in one place:
+   the record format's machine, register numbering, where an interrupted
+   context keeps its registers, the signal frame, the red zone, the
+   return-address rule and the crash handler's stack switch.  (The API's
+   entry stubs are entry.c, the static-call instructions static_call.h,
+   in this folder.)  runtime/src/arch.h picks the port; aarch64/arch.h
+   gives the same names.  */
+
+#ifndef GORC_RT_X86_64_ARCH_H
+#define GORC_RT_X86_64_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/ucontext.h>
+#include "gorc/format.h"
+
+/* The machine whose records this runtime reads (the gorc note's).  */
+#define GORC_RT_MACHINE GORC_MACHINE_X86_64
+
+/* Below the stack pointer, leaf functions may keep data (psABI 3.2.2).  */
+#define GORC_RT_REDZONE 128
+
+/* DWARF registers the walk follows: the stack pointer, the frame
+   pointer, and one more callee-saved register, rbx ("aux"), which
+   glibc's lazy-binding resolver keeps its CFA in.  */
+#define GORC_RT_DWARF_SP GORC_DWARF_RSP
+#define GORC_RT_DWARF_FP GORC_DWARF_RBP
+#define GORC_RT_HAS_AUX 1
+#define GORC_RT_DWARF_AUX GORC_DWARF_RBX
+#define GORC_RT_DWARF_MAX_GPR GORC_DWARF_MAX_GPR
+
+/* A call pushes the return address: it is at CFA - 8 in every frame
+   (records carry no rule for it), never in a register.  Its DWARF
+   column, 16, is no register an interrupted context holds.  */
+#define GORC_RT_RA_IN_REG 0
+#define GORC_RT_DWARF_LR GORC_DWARF_RA
+
+/* No code lies in the 32 KiB below 2^47, whose addresses an empty PC
+   cache entry matches (lookup.h): user space ends at 2^47, with the
+   stack below its unmapped top page.  */
+#define GORC_RT_CACHE_EMPTY_MAY_MATCH 0
+
+/* The return address as code may use it: x86-64 does not sign them.  */
+static inline uint64_t gorc_rt_strip_ra(uint64_t ra)
+{
+  return ra;
+}
+
+/* mcontext gregs[] indices: glibc's REG_* (which <sys/ucontext.h> names
+   only under _GNU_SOURCE), the kernel's struct sigcontext order.  */
+enum gorc_rt_greg {
+  GORC_RT_GREG_R8, GORC_RT_GREG_R9, GORC_RT_GREG_R10, GORC_RT_GREG_R11,
+  GORC_RT_GREG_R12, GORC_RT_GREG_R13, GORC_RT_GREG_R14, GORC_RT_GREG_R15,
+  GORC_RT_GREG_RDI, GORC_RT_GREG_RSI, GORC_RT_GREG_RBP, GORC_RT_GREG_RBX,
+  GORC_RT_GREG_RDX, GORC_RT_GREG_RAX, GORC_RT_GREG_RCX, GORC_RT_GREG_RSP,
+  GORC_RT_GREG_RIP
+};
+
+/* Where an interrupted context keeps its registers: byte offsets in a
+   ucontext_t.  */
+#define GORC_RT_UC_GREG(r) (offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (size_t)(r))
+#define GORC_RT_UC_IP GORC_RT_UC_GREG(GORC_RT_GREG_RIP)
+#define GORC_RT_UC_SP GORC_RT_UC_GREG(GORC_RT_GREG_RSP)
+#define GORC_RT_UC_FP GORC_RT_UC_GREG(GORC_RT_GREG_RBP)
+#define GORC_RT_UC_AUX GORC_RT_UC_GREG(GORC_RT_GREG_RBX)
+
+/* The offset in a ucontext_t of DWARF register R
+   (0..GORC_RT_DWARF_MAX_GPR).  */
+static inline size_t gorc_rt_uc_dwarf(unsigned r)
+{
+  static const unsigned char dwarf_to_greg[GORC_DWARF_MAX_GPR + 1] = {
+    GORC_RT_GREG_RAX, GORC_RT_GREG_RDX, GORC_RT_GREG_RCX, GORC_RT_GREG_RBX,
+    GORC_RT_GREG_RSI, GORC_RT_GREG_RDI, GORC_RT_GREG_RBP, GORC_RT_GREG_RSP,
+    GORC_RT_GREG_R8,  GORC_RT_GREG_R9,  GORC_RT_GREG_R10, GORC_RT_GREG_R11,
+    GORC_RT_GREG_R12, GORC_RT_GREG_R13, GORC_RT_GREG_R14, GORC_RT_GREG_R15
+  };
+  return GORC_RT_UC_GREG(dwarf_to_greg[r]);
+}
+
+/* A signal frame's return address: glibc's __restore_rt,
+   mov $15, %rax; syscall.  */
+#define GORC_RT_SIGRETURN_CODE { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 }
+#define GORC_RT_SIGRETURN_LEN 9
+/* Its other instruction, the syscall, at this offset: an interrupted
+   context may stand there too (single-stepped through a handler's
+   return).  */
+#define GORC_RT_SIGRETURN_SYSCALL_OFF 7
+/* The signal frame at __restore_rt: the handler's ret popped pretcode,
+   so the ucontext starts at the stack pointer (struct rt_sigframe).  */
+#define GORC_RT_SIGFRAME_UC_OFF 0
+/* __restore_rt is glibc's (SA_RESTORER): always code of a loaded
+   module.  */
+#define GORC_RT_SIGRETURN_OUTSIDE_MODULES 0
+/* ... and has no CFI of its own in a vDSO.  */
+#define GORC_RT_SIGRETURN_VDSO_CFI 0
+
+/* NAME (fn, arg, top): call FN (ARG) with the stack pointer at TOP
+   (16-byte aligned), and return on the caller's stack.  The caller's
+   stack pointer is kept in rbp, which the CFI names as the CFA register,
+   so a debugger unwinds from the other stack back to the caller.  (The
+   crash handler prints on a stack of its own.)  */
+#ifdef __CET__
+#define GORC_RT_ENDBR "endbr64\n\t"
+#else
+#define GORC_RT_ENDBR ""
+#endif
+#define GORC_RT_CALL_ON_STACK(name)                                            \
+  __asm__(".text\n\t"                                                         \
+          ".globl " #name "\n\t"                                              \
+          ".hidden " #name "\n\t"                                             \
+          ".type " #name ",@function\n\t"                                     \
+          ".p2align 4\n"                                                      \
+          #name ":\n\t"                                                       \
+          ".cfi_startproc\n\t"                                                \
+          GORC_RT_ENDBR                                                       \
+          "pushq %rbp\n\t"                                                    \
+          ".cfi_def_cfa_offset 16\n\t"                                        \
+          ".cfi_offset %rbp, -16\n\t"                                         \
+          "movq %rsp, %rbp\n\t"                                               \
+          ".cfi_def_cfa_register %rbp\n\t"                                    \
+          "movq %rdx, %rsp\n\t"                                               \
+          "movq %rdi, %rax\n\t"                                               \
+          "movq %rsi, %rdi\n\t"                                               \
+          "call *%rax\n\t"                                                    \
+          "movq %rbp, %rsp\n\t"                                               \
+          "popq %rbp\n\t"                                                     \
+          ".cfi_def_cfa %rsp, 8\n\t"                                          \
+          "ret\n\t"                                                           \
+          ".cfi_endproc\n\t"                                                  \
+          ".size " #name ", .-" #name "\n\t");
+
+#endif
