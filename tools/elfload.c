@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,7 +29,10 @@ static int fail(struct gorc_elf *g, const char *fmt, ...)
   return -1;
 }
 
-static int read_whole_file(struct gorc_elf *g, const char *path)
+/* The file mapped privately: only the pages read are read from disk (a
+   profiler opens every library a process maps), and relocating an ET_REL
+   object writes into copies of its pages, never the file.  */
+static int map_whole_file(struct gorc_elf *g, const char *path)
 {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -43,41 +47,17 @@ static int read_whole_file(struct gorc_elf *g, const char *path)
     close(fd);
     return fail(g, "not a regular file");
   }
-  size_t cap = st.st_size > 0 ? (size_t)st.st_size : 4096, len = 0;
-  uint8_t *buf = malloc(cap + 1);
-  if (!buf) {
+  if (st.st_size == 0) {
     close(fd);
-    return fail(g, "out of memory reading %zu bytes", cap);
-  }
-  for (;;) {
-    if (len == cap) {
-      uint8_t *nb = realloc(buf, cap * 2 + 1);
-      if (!nb) {
-        free(buf);
-        close(fd);
-        return fail(g, "out of memory");
-      }
-      buf = nb;
-      cap *= 2;
-    }
-    ssize_t r = read(fd, buf + len, cap - len);
-    if (r < 0) {
-      if (errno == EINTR)
-        continue;
-      int e = errno;
-      free(buf);
-      close(fd);
-      return fail(g, "read error: %s", strerror(e));
-    }
-    if (r == 0)
-      break;
-    len += (size_t)r;
-  }
-  close(fd);
-  g->buf = buf;
-  g->size = len;
-  if (len == 0)
     return fail(g, "empty file, not an ELF file");
+  }
+  void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  int e = errno;
+  close(fd);
+  if (m == MAP_FAILED)
+    return fail(g, "cannot map: %s", strerror(e));
+  g->buf = m;
+  g->size = (size_t)st.st_size;
   return 0;
 }
 
@@ -437,7 +417,7 @@ int gorc_elf_open(struct gorc_elf *g, const char *path)
   g->path = path;
   if (elf_version(EV_CURRENT) == EV_NONE)
     return fail(g, "libelf is out of date");
-  if (read_whole_file(g, path) != 0)
+  if (map_whole_file(g, path) != 0)
     return -1;
   if (g->size < EI_NIDENT || memcmp(g->buf, ELFMAG, SELFMAG) != 0)
     return fail(g, "not an ELF file");
@@ -500,7 +480,8 @@ void gorc_elf_close(struct gorc_elf *g)
   free(g->by_addr);
   free(g->funcs);
   free(g->others);
-  free(g->buf);
+  if (g->buf)
+    munmap(g->buf, g->size);
   memset(g, 0, sizeof *g);
 }
 
