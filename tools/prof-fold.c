@@ -49,7 +49,7 @@ static const char *demangle(const char *sym)
 struct file_syms {
   char *path;
   struct gorc_symtab table;
-  const char **display;      /* table.n entries, NULL until made */
+  const char **display;      /* table.nfuncs entries, NULL until made */
   struct file_syms *next;
 };
 
@@ -63,12 +63,13 @@ static struct file_syms *file_syms_of(const char *path)
   struct file_syms *f = prof_xmalloc(sizeof *f);
   memset(f, 0, sizeof *f);
   f->path = prof_xstrdup(path);
-  if (gorc_symtab_load(&f->table, path) != 0) {
+  if (gorc_symtab_load(&f->table, path, NULL) != 0) {
     fprintf(stderr, "gorc-prof: out of memory reading the symbols of %s\n", path);
     exit(2);
   }
-  f->display = prof_xmalloc((f->table.n ? f->table.n : 1) * sizeof *f->display);
-  memset(f->display, 0, (f->table.n ? f->table.n : 1) * sizeof *f->display);
+  size_t n = f->table.nfuncs ? f->table.nfuncs : 1;
+  f->display = prof_xmalloc(n * sizeof *f->display);
+  memset(f->display, 0, n * sizeof *f->display);
   f->next = files;
   files = f;
   return f;
@@ -79,10 +80,10 @@ static struct file_syms *file_syms_of(const char *path)
 static const char *symbol_name(const char *path, uint64_t rel)
 {
   struct file_syms *f = file_syms_of(path);
-  const struct gorc_symtab_entry *e = gorc_symtab_find(&f->table, rel);
+  const struct gorc_sym *e = gorc_symtab_find(&f->table, rel);
   if (!e)
     return NULL;
-  size_t i = (size_t)(e - f->table.v);
+  size_t i = (size_t)(e - f->table.funcs);
   if (!f->display[i])
     f->display[i] = demangle(e->name);
   return f->display[i];

@@ -1,12 +1,13 @@
-/* gorc tools: every function symbol of an ELF file, read once and sorted,
-   to name many addresses: gorc-prof's frames, gorc-dump's and
-   gorc-check's ranges.
+/* gorc tools: the symbols of an ELF file, read once and sorted, to name
+   many addresses: gorc-prof's frames, gorc-dump's and gorc-check's
+   ranges (through elfload.c).
 
    The crash handler's reader (include/gorc/elf_symbols.h) chooses the
    table (the file's .symtab, else its separate debug file's, else its
-   .dynsym), reads it and ranks aliases; this only keeps what it read, so
-   that a tool names an address as a crash trace does, with a bisection
-   instead of a pass over the table.  */
+   .dynsym), reads it, says which symbols are functions and ranks
+   aliases; this keeps what it read, so that every tool names an address
+   as a crash trace does, with a bisection instead of a pass over the
+   table per address.  */
 
 #ifndef GORC_TOOLS_SYMTAB_H
 #define GORC_TOOLS_SYMTAB_H
@@ -14,32 +15,51 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct gorc_symtab_entry {
-  uint64_t value;            /* the symbol's address in the file */
+struct gorc_sym {
+  uint64_t addr;             /* its address in the file (ET_REL: as laid out) */
   uint64_t size;             /* 0 when the symbol has no size */
-  /* The greatest end (value + size) of this entry and those before it:
-     no symbol at or before this one contains an address past it.  */
+  /* Functions: the greatest end (addr + size) of this entry and those
+     before it: no function at or before this one contains an address
+     past it.  */
   uint64_t reach;
   const char *name;          /* in the table's strings */
-  unsigned char bind;        /* STB_* */
+  const char *file;          /* the STT_FILE a local symbol follows, or NULL */
+  unsigned char type, bind;  /* STT_*, STB_* */
 };
 
-/* By value; at one value the sized symbols, then the unsized, each best
-   name first.  */
+/* Each array by address; at one address the sized symbols, then the
+   unsized, each best name first (the rule of include/gorc/symrank.h).  */
 struct gorc_symtab {
-  struct gorc_symtab_entry *v;
-  size_t n;
+  struct gorc_sym *funcs;    /* what the crash handler names addresses with */
+  size_t nfuncs;
+  struct gorc_sym *others;   /* other named symbols of allocated sections */
+  size_t nothers;
   char *strings;             /* the string table, NUL-terminated */
+  uint32_t *xindex;          /* SHT_SYMTAB_SHNDX of the table, or NULL */
+  uint64_t nxindex;
 };
 
-/* Read the function symbols of the ELF file PATH into ST.  A file that
-   cannot be read or has no symbol table gives an empty ST, as the crash
-   handler finds no symbol in it.  -1 (ST empty) when out of memory.  */
-int gorc_symtab_load(struct gorc_symtab *st, const char *path);
+/* A relocatable object's symbols are relative to their sections: the
+   address the caller gave each section (NSECTIONS of them).  */
+struct gorc_symtab_layout {
+  const uint64_t *section_addr;
+  size_t nsections;
+};
+
+/* Read the symbols of the ELF file PATH into ST (REL: NULL for a linked
+   file).  A file that cannot be read or has no symbol table gives an
+   empty ST, as the crash handler finds no symbol in it.  -1 (ST empty)
+   when out of memory.  */
+int gorc_symtab_load(struct gorc_symtab *st, const char *path,
+                     const struct gorc_symtab_layout *rel);
 void gorc_symtab_free(struct gorc_symtab *st);
 
-/* The entry that names ADDR (an address of the file), or NULL: the
-   symbol gorc_es_find gives.  */
-const struct gorc_symtab_entry *gorc_symtab_find(const struct gorc_symtab *st, uint64_t addr);
+/* The function that names ADDR, or NULL: the symbol gorc_es_find gives
+   (the crash handler's).  */
+const struct gorc_sym *gorc_symtab_find(const struct gorc_symtab *st, uint64_t addr);
+
+/* The best named symbol of V (N of them, sorted as above) at the
+   greatest address at or below ADDR, or NULL.  */
+const struct gorc_sym *gorc_symtab_preceding(const struct gorc_sym *v, size_t n, uint64_t addr);
 
 #endif /* GORC_TOOLS_SYMTAB_H */

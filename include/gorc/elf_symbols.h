@@ -15,7 +15,8 @@
    (runtime/src/elfsym.h documents both).  The pieces they are made of
    serve tools/symtab.c, which reads a file's symbols once to name many
    addresses: gorc_es_open_symbols (which table names a file's
-   addresses), gorc_es_each_function (its function symbols) and
+   addresses), gorc_es_each_symbol and gorc_es_is_function (its
+   symbols, those that can name an address) and
    gorc_es_alias_order (which of two aliases names their address).  */
 
 #ifndef GORC_ELF_SYMBOLS_H
@@ -279,15 +280,15 @@ static inline int gorc_es_is_function(const Elf64_Sym *s)
          && s->st_value != 0 && s->st_name != 0;
 }
 
-/* Call VISIT with each function symbol of table T of F; -1 when the
-   table cannot be read to its end, else 0.  */
-typedef void (*gorc_es_function_visit)(const struct gorc_es_elf_file *f,
-                                       const struct gorc_es_table *t, const Elf64_Sym *s,
-                                       void *ctx);
+/* Call VISIT with each symbol of table T of F and its index, in table
+   order; -1 when the table cannot be read to its end, else 0.  */
+typedef void (*gorc_es_symbol_visit)(const struct gorc_es_elf_file *f,
+                                     const struct gorc_es_table *t, uint64_t index,
+                                     const Elf64_Sym *s, void *ctx);
 
-static inline int gorc_es_each_function(const struct gorc_es_elf_file *f,
-                                        const struct gorc_es_table *t,
-                                        gorc_es_function_visit visit, void *ctx)
+static inline int gorc_es_each_symbol(const struct gorc_es_elf_file *f,
+                                      const struct gorc_es_table *t, gorc_es_symbol_visit visit,
+                                      void *ctx)
 {
   Elf64_Sym chunk[GORC_ES_SYM_CHUNK];
   uint64_t count = t->sym.sh_size / sizeof(Elf64_Sym);
@@ -296,17 +297,18 @@ static inline int gorc_es_each_function(const struct gorc_es_elf_file *f,
     if (gorc_es_read_at(f, t->sym.sh_offset + i * sizeof chunk[0], chunk, n * sizeof chunk[0]) != 0)
       return -1;
     for (size_t k = 0; k < n; k++)
-      if (gorc_es_is_function(&chunk[k]))
-        visit(f, t, &chunk[k], ctx);
+      visit(f, t, i + k, &chunk[k], ctx);
   }
   return 0;
 }
 
 static inline void gorc_es_consider(const struct gorc_es_elf_file *f,
-                                    const struct gorc_es_table *t, const Elf64_Sym *s, void *ctx)
+                                    const struct gorc_es_table *t, uint64_t index,
+                                    const Elf64_Sym *s, void *ctx)
 {
   struct gorc_es_choice *c = ctx;
-  if (s->st_value > c->addr)
+  (void)index;
+  if (!gorc_es_is_function(s) || s->st_value > c->addr)
     return;
   if (s->st_size && c->addr - s->st_value < s->st_size) {
     if (gorc_es_better(f, &t->str, s, c->have_sized, &c->sized)) {
@@ -331,7 +333,7 @@ static inline int gorc_es_lookup_in(const struct gorc_es_elf_file *f,
   struct gorc_es_choice c;
   memset(&c, 0, sizeof c);
   c.addr = addr;
-  if (gorc_es_each_function(f, t, gorc_es_consider, &c) != 0)
+  if (gorc_es_each_symbol(f, t, gorc_es_consider, &c) != 0)
     return 0;
   const Elf64_Sym *best = c.have_sized ? &c.sized
                           : c.have_unsized && (!c.have_before || c.unsized.st_value > c.before)
