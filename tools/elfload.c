@@ -299,16 +299,16 @@ static int relocate_object(struct gorc_elf *g)
 static int load_symbols(struct gorc_elf *g)
 {
   uint64_t *section_addr = NULL;
-  struct gorc_symtab_layout layout = { NULL, g->shnum };
+  struct gorc_symtab_opts opts = { .others = 1, .nsections = g->shnum };
   if (g->is_rel) {
     section_addr = calloc(g->shnum ? g->shnum : 1, sizeof *section_addr);
     if (!section_addr)
       return fail(g, "out of memory");
     for (size_t i = 0; i < g->shnum; i++)
       section_addr[i] = g->secs[i].shdr.sh_addr;
-    layout.section_addr = section_addr;
+    opts.section_addr = section_addr;
   }
-  int r = gorc_symtab_load(&g->syms, g->path, g->is_rel ? &layout : NULL);
+  int r = gorc_symtab_load(&g->syms, g->path, &opts);
   free(section_addr);
   return r == 0 ? 0 : fail(g, "out of memory reading the symbols");
 }

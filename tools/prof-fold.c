@@ -64,7 +64,8 @@ static struct file_syms *file_syms_of(const char *path)
   struct file_syms *f = prof_xmalloc(sizeof *f);
   memset(f, 0, sizeof *f);
   f->path = prof_xstrdup(path);
-  if (gorc_symtab_load(&f->table, path, NULL) != 0) {
+  static const struct gorc_symtab_opts functions_only = { 0 };
+  if (gorc_symtab_load(&f->table, path, &functions_only) != 0) {
     fprintf(stderr, "gorc-prof: out of memory reading the symbols of %s\n", path);
     exit(2);
   }

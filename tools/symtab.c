@@ -16,7 +16,7 @@ struct sym_list {
 
 struct load {
   struct gorc_symtab *st;
-  const struct gorc_symtab_layout *rel;
+  const struct gorc_symtab_opts *opts;
   uint64_t strings_len;      /* bytes of st->strings before its last NUL */
   uint64_t *section_flags;   /* sh_flags of each section of the file read */
   uint32_t nsections;
@@ -60,7 +60,7 @@ static uint32_t section_of(const struct load *l, uint64_t index, const Elf64_Sym
 static int is_function(const struct load *l, const Elf64_Sym *s)
 {
   int type = ELF64_ST_TYPE(s->st_info);
-  if (l->rel && s->st_value == 0 && (type == STT_FUNC || type == STT_GNU_IFUNC))
+  if (l->opts->section_addr && s->st_value == 0 && (type == STT_FUNC || type == STT_GNU_IFUNC))
     return s->st_shndx != SHN_UNDEF && s->st_name != 0;
   return gorc_es_is_function(s);
 }
@@ -87,21 +87,25 @@ static void keep_symbol(const struct gorc_es_elf_file *f, const struct gorc_es_t
   };
   if (!name)
     return;
-  if (l->rel) {
-    if (shndx == 0 || shndx >= l->rel->nsections)
+  if (l->opts->section_addr) {
+    if (shndx == 0 || shndx >= l->opts->nsections)
       return;
-    sym.addr += l->rel->section_addr[shndx];
+    sym.addr += l->opts->section_addr[shndx];
   }
   if (is_function(l, s))
     add(l, &l->funcs, sym);
-  else if (*name && shndx != 0 && shndx < l->nsections && (l->section_flags[shndx] & SHF_ALLOC)
-           && type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_SECTION && type != STT_TLS
+  else if (l->opts->others && *name && shndx != 0 && shndx < l->nsections
+           && (l->section_flags[shndx] & SHF_ALLOC) && type != STT_FUNC
+           && type != STT_GNU_IFUNC && type != STT_SECTION && type != STT_TLS
            && strncmp(name, ".L", 2) != 0)
     add(l, &l->others, sym);
 }
 
+/* For the other symbols: which are in allocated sections.  */
 static int read_section_flags(struct load *l, const struct gorc_es_elf_file *f)
 {
+  if (!l->opts->others)
+    return 0;
   l->nsections = f->shnum;
   l->section_flags = calloc(f->shnum ? f->shnum : 1, sizeof *l->section_flags);
   if (!l->section_flags)
@@ -172,11 +176,11 @@ static void set_reach(struct gorc_sym *v, size_t n)
 }
 
 int gorc_symtab_load(struct gorc_symtab *st, const char *path,
-                     const struct gorc_symtab_layout *rel)
+                     const struct gorc_symtab_opts *opts)
 {
   struct gorc_es_elf_file f;
   struct gorc_es_table t;
-  struct load l = { .st = st, .rel = rel };
+  struct load l = { .st = st, .opts = opts };
   memset(st, 0, sizeof *st);
   if (gorc_es_open_symbols(path, &f, &t) != 0)
     return 0;

@@ -32,26 +32,29 @@ struct gorc_sym {
 struct gorc_symtab {
   struct gorc_sym *funcs;    /* what the crash handler names addresses with */
   size_t nfuncs;
-  struct gorc_sym *others;   /* other named symbols of allocated sections */
+  struct gorc_sym *others;   /* other named symbols of allocated sections
+                                (when asked for) */
   size_t nothers;
   char *strings;             /* the string table, NUL-terminated */
   uint32_t *xindex;          /* SHT_SYMTAB_SHNDX of the table, or NULL */
   uint64_t nxindex;
 };
 
-/* A relocatable object's symbols are relative to their sections: the
-   address the caller gave each section (NSECTIONS of them).  */
-struct gorc_symtab_layout {
+/* What to read.  */
+struct gorc_symtab_opts {
+  int others;                /* the other symbols too (else functions only) */
+  /* A relocatable object's symbols are relative to their sections: the
+     address the caller gave each section (NSECTIONS of them); NULL for a
+     linked file.  */
   const uint64_t *section_addr;
   size_t nsections;
 };
 
-/* Read the symbols of the ELF file PATH into ST (REL: NULL for a linked
-   file).  A file that cannot be read or has no symbol table gives an
-   empty ST, as the crash handler finds no symbol in it.  -1 (ST empty)
-   when out of memory.  */
+/* Read the symbols of the ELF file PATH into ST.  A file that cannot be
+   read or has no symbol table gives an empty ST, as the crash handler
+   finds no symbol in it.  -1 (ST empty) when out of memory.  */
 int gorc_symtab_load(struct gorc_symtab *st, const char *path,
-                     const struct gorc_symtab_layout *rel);
+                     const struct gorc_symtab_opts *opts);
 void gorc_symtab_free(struct gorc_symtab *st);
 
 /* The function that names ADDR, or NULL: the symbol gorc_es_find gives

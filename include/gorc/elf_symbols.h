@@ -237,7 +237,11 @@ static inline int gorc_es_alias_order(int sized_a, unsigned bind_a, const char *
                                       int sized_b, unsigned bind_b, const char *name_b)
 {
   char na[GORC_ES_NAME_CMP], nb[GORC_ES_NAME_CMP];
-  size_t la = strnlen(name_a, sizeof na - 1), lb = strnlen(name_b, sizeof nb - 1);
+  size_t la = strnlen(name_a, sizeof na), lb = strnlen(name_b, sizeof nb);
+  if (la < sizeof na && lb < sizeof nb)   /* nothing to cut */
+    return gorc_sym_alias_order(sized_a, bind_a, name_a, sized_b, bind_b, name_b);
+  la = la < sizeof na ? la : sizeof na - 1;
+  lb = lb < sizeof nb ? lb : sizeof nb - 1;
   memcpy(na, name_a, la);
   na[la] = 0;
   memcpy(nb, name_b, lb);
