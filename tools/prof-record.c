@@ -154,7 +154,7 @@ static int ring_map(const struct recorder *r, struct ring *ring, int fd)
 {
   long pg = sysconf(_SC_PAGESIZE);
   size_t fewest = r->ring_pages < 8 ? r->ring_pages : 8;
-  for (size_t pages = r->ring_pages; pages >= fewest && pages > 0; pages /= 2) {
+  for (size_t pages = r->ring_pages; pages >= fewest; pages /= 2) {
     void *m = mmap(NULL, (pages + 1) * (size_t)pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m != MAP_FAILED) {
       ring->fd = fd;
@@ -535,14 +535,17 @@ static void test_hooks(struct recorder *r)
 {
   const char *hold = getenv("GORC_PROF_TEST_HOLD_RING");
   r->ring_pages = RING_PAGES;
-  if (hold && r->o->cmd) {
+  if (hold) {
     unsigned long pages = strtoul(hold, NULL, 10);
-    if (pages > 0 && pages <= RING_PAGES && (pages & (pages - 1)) == 0) {
+    if (r->o->cmd && pages > 0 && pages <= RING_PAGES && (pages & (pages - 1)) == 0) {
       struct sigaction sa = { 0 };
       sa.sa_handler = on_release;
       sigaction(SIGUSR1, &sa, NULL);
       r->ring_pages = pages;
       r->hold = 1;
+    } else {
+      fprintf(stderr, "gorc-prof: GORC_PROF_TEST_HOLD_RING=%s ignored: it wants a power of two "
+              "of pages up to %d, and a started program\n", hold, RING_PAGES);
     }
   }
   const char *exit_in_attach = getenv("GORC_PROF_TEST_EXIT_IN_ATTACH");
