@@ -39,7 +39,7 @@ PROF_HDRS = include/gorc/prof.h include/gorc/perf-sample.h tools/prof-svg.h tool
 	include/gorc/elf_symbols.h include/gorc/eh_frame.h runtime/src/x86_64/arch.h $(TOOL_HDRS)
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
 	$(CC) $(TOOL_CFLAGS) -Itools -Iruntime/src -o $@ $(PROF_SRCS) \
-	  -lelf -lprotobuf-c -lz -lstdc++
+	  -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
 PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gorc/symrank.h"
 
 /* Highest address the ET_REL layout may reach.  */
 #define REL_ADDR_LIMIT ((uint64_t)1 << 47)
@@ -28,7 +28,10 @@ static int fail(struct gorc_elf *g, const char *fmt, ...)
   return -1;
 }
 
-static int read_whole_file(struct gorc_elf *g, const char *path)
+/* The file mapped privately: only the pages read are read from disk (a
+   profiler opens every library a process maps), and relocating an ET_REL
+   object writes into copies of its pages, never the file.  */
+static int map_whole_file(struct gorc_elf *g, const char *path)
 {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -43,41 +46,17 @@ static int read_whole_file(struct gorc_elf *g, const char *path)
     close(fd);
     return fail(g, "not a regular file");
   }
-  size_t cap = st.st_size > 0 ? (size_t)st.st_size : 4096, len = 0;
-  uint8_t *buf = malloc(cap + 1);
-  if (!buf) {
+  if (st.st_size == 0) {
     close(fd);
-    return fail(g, "out of memory reading %zu bytes", cap);
-  }
-  for (;;) {
-    if (len == cap) {
-      uint8_t *nb = realloc(buf, cap * 2 + 1);
-      if (!nb) {
-        free(buf);
-        close(fd);
-        return fail(g, "out of memory");
-      }
-      buf = nb;
-      cap *= 2;
-    }
-    ssize_t r = read(fd, buf + len, cap - len);
-    if (r < 0) {
-      if (errno == EINTR)
-        continue;
-      int e = errno;
-      free(buf);
-      close(fd);
-      return fail(g, "read error: %s", strerror(e));
-    }
-    if (r == 0)
-      break;
-    len += (size_t)r;
-  }
-  close(fd);
-  g->buf = buf;
-  g->size = len;
-  if (len == 0)
     return fail(g, "empty file, not an ELF file");
+  }
+  void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  int e = errno;
+  close(fd);
+  if (m == MAP_FAILED)
+    return fail(g, "cannot map: %s", strerror(e));
+  g->buf = m;
+  g->size = (size_t)st.st_size;
   return 0;
 }
 
@@ -314,87 +293,24 @@ static int relocate_object(struct gorc_elf *g)
 
 /* ---- symbols ---- */
 
-/* By address; at one address the symbol that names it (the rule of
-   include/gorc/symrank.h, libgorc's too) sorts last.  */
-static int sym_cmp(const void *pa, const void *pb)
-{
-  const struct gorc_sym *a = pa, *b = pb;
-  if (a->addr != b->addr)
-    return a->addr < b->addr ? -1 : 1;
-  return -gorc_sym_alias_order(a->size > 0, a->bind, a->name, b->size > 0, b->bind, b->name);
-}
-
+/* The symbols by the crash handler's reader (tools/symtab.c): the table
+   it chooses, its functions and its alias rule.  An object's symbols are
+   placed at the addresses its sections were given.  */
 static int load_symbols(struct gorc_elf *g)
 {
-  size_t symidx = 0;
-  for (size_t i = 1; i < g->shnum; i++)
-    if (g->secs[i].shdr.sh_type == SHT_SYMTAB) {
-      symidx = i;
-      break;
-    }
-  if (!symidx)
-    for (size_t i = 1; i < g->shnum; i++)
-      if (g->secs[i].shdr.sh_type == SHT_DYNSYM) {
-        symidx = i;
-        break;
-      }
-  if (!symidx)
-    return 0;
-  Elf_Scn *scn = elf_getscn(g->elf, symidx);
-  Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-  if (!d)
-    return 0; /* unreadable symbol table: fall back to section names */
-  g->symtab_name = g->secs[symidx].name;
-  size_t n = g->secs[symidx].shdr.sh_entsize ? d->d_size / sizeof(Elf64_Sym) : 0;
-  Elf_Data *xd = NULL;
-  for (size_t i = 1; i < g->shnum; i++)
-    if (g->secs[i].shdr.sh_type == SHT_SYMTAB_SHNDX && g->secs[i].shdr.sh_link == symidx) {
-      Elf_Scn *xs = elf_getscn(g->elf, i);
-      xd = xs ? elf_getdata(xs, NULL) : NULL;
-    }
-  g->funcs = calloc(n ? n : 1, sizeof *g->funcs);
-  g->others = calloc(n ? n : 1, sizeof *g->others);
-  if (!g->funcs || !g->others)
-    return fail(g, "out of memory");
-  size_t strndx = g->secs[symidx].shdr.sh_link;
-  const char *file = NULL;
-  for (size_t i = 1; i < n; i++) {
-    GElf_Sym sym;
-    Elf32_Word xndx = 0;
-    if (!gelf_getsymshndx(d, xd, (int)i, &sym, &xndx))
-      continue;
-    if (GELF_ST_TYPE(sym.st_info) == STT_FILE) {
-      file = elf_strptr(g->elf, strndx, sym.st_name);
-      if (file && !*file)
-        file = NULL;
-      continue;
-    }
-    size_t shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
-    unsigned type = GELF_ST_TYPE(sym.st_info);
-    if (shndx == SHN_UNDEF || shndx >= g->shnum || (sym.st_shndx >= SHN_LORESERVE
-                                                    && sym.st_shndx != SHN_XINDEX))
-      continue;
-    if (type == STT_SECTION || type == STT_FILE || type == STT_TLS)
-      continue;
-    if (!(g->secs[shndx].shdr.sh_flags & SHF_ALLOC))
-      continue;
-    const char *name = elf_strptr(g->elf, strndx, sym.st_name);
-    if (!name || !*name || !strncmp(name, ".L", 2))
-      continue;
-    struct gorc_sym s = {
-      .addr = g->is_rel ? g->secs[shndx].shdr.sh_addr + sym.st_value : sym.st_value,
-      .size = sym.st_size, .name = name, .shndx = shndx,
-      .file = GELF_ST_BIND(sym.st_info) == STB_LOCAL ? file : NULL,
-      .type = (unsigned char)type, .bind = (unsigned char)GELF_ST_BIND(sym.st_info),
-    };
-    if (type == STT_FUNC || type == STT_GNU_IFUNC)
-      g->funcs[g->nfuncs++] = s;
-    else
-      g->others[g->nothers++] = s;
+  uint64_t *section_addr = NULL;
+  struct gorc_symtab_opts opts = { .others = 1, .nsections = g->shnum };
+  if (g->is_rel) {
+    section_addr = calloc(g->shnum ? g->shnum : 1, sizeof *section_addr);
+    if (!section_addr)
+      return fail(g, "out of memory");
+    for (size_t i = 0; i < g->shnum; i++)
+      section_addr[i] = g->secs[i].shdr.sh_addr;
+    opts.section_addr = section_addr;
   }
-  qsort(g->funcs, g->nfuncs, sizeof *g->funcs, sym_cmp);
-  qsort(g->others, g->nothers, sizeof *g->others, sym_cmp);
-  return 0;
+  int r = gorc_symtab_load(&g->syms, g->path, &opts);
+  free(section_addr);
+  return r == 0 ? 0 : fail(g, "out of memory reading the symbols");
 }
 
 static const struct gorc_elf *sort_ctx;
@@ -437,7 +353,7 @@ int gorc_elf_open(struct gorc_elf *g, const char *path)
   g->path = path;
   if (elf_version(EV_CURRENT) == EV_NONE)
     return fail(g, "libelf is out of date");
-  if (read_whole_file(g, path) != 0)
+  if (map_whole_file(g, path) != 0)
     return -1;
   if (g->size < EI_NIDENT || memcmp(g->buf, ELFMAG, SELFMAG) != 0)
     return fail(g, "not an ELF file");
@@ -498,9 +414,9 @@ void gorc_elf_close(struct gorc_elf *g)
     elf_end(g->elf);
   free(g->secs);
   free(g->by_addr);
-  free(g->funcs);
-  free(g->others);
-  free(g->buf);
+  gorc_symtab_free(&g->syms);
+  if (g->buf)
+    munmap(g->buf, g->size);
   memset(g, 0, sizeof *g);
 }
 
@@ -529,30 +445,16 @@ size_t gorc_elf_section_at(const struct gorc_elf *g, uint64_t addr)
   return best;
 }
 
-static const struct gorc_sym *last_at_or_before(const struct gorc_sym *v, size_t n,
-                                                uint64_t addr)
-{
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (v[mid].addr <= addr)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo ? &v[lo - 1] : NULL;
-}
-
 const struct gorc_sym *gorc_elf_symbol_at(const struct gorc_elf *g, uint64_t addr)
 {
   size_t si = gorc_elf_section_at(g, addr);
   if (!si)
     return NULL;
   uint64_t lo = g->secs[si].shdr.sh_addr;
-  const struct gorc_sym *s = last_at_or_before(g->funcs, g->nfuncs, addr);
+  const struct gorc_sym *s = gorc_symtab_preceding(g->syms.funcs, g->syms.nfuncs, addr);
   if (s && s->addr >= lo)
     return s;
-  s = last_at_or_before(g->others, g->nothers, addr);
+  s = gorc_symtab_preceding(g->syms.others, g->syms.nothers, addr);
   if (s && s->addr >= lo)
     return s;
   return NULL;

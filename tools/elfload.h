@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "symtab.h"
 
 #define GORC_REL_BASE 0x10000
 
@@ -32,15 +33,6 @@ struct gorc_sec {
   GElf_Shdr shdr;          /* sh_addr as laid out for ET_REL */
   const uint8_t *data;     /* contents in the (patched) buffer, or NULL */
   size_t size;             /* bytes at data (0 for SHT_NOBITS) */
-};
-
-struct gorc_sym {
-  uint64_t addr;
-  uint64_t size;
-  const char *name;
-  const char *file;        /* STT_FILE a local symbol follows, or NULL */
-  size_t shndx;
-  unsigned char type, bind;
 };
 
 struct gorc_elf {
@@ -56,11 +48,7 @@ struct gorc_elf {
   struct gorc_sec *secs;   /* shnum entries; [0] is the null section */
   size_t *by_addr;         /* SHF_ALLOC sections with size, sorted by address */
   size_t nby_addr;
-  struct gorc_sym *funcs;  /* STT_FUNC / STT_GNU_IFUNC, sorted by address */
-  size_t nfuncs;
-  struct gorc_sym *others; /* other named symbols in sections */
-  size_t nothers;
-  const char *symtab_name; /* ".symtab", ".dynsym" or NULL */
+  struct gorc_symtab syms;  /* by the crash handler's reader (symtab.h) */
   char err[512];
 };
 

@@ -10,19 +10,6 @@
 #include <sys/types.h>
 #include "prof-unwind.h"
 
-/* What a symbol lookup said of a module's addresses [lo, hi) (addresses
-   of its file): the extent of a sized symbol, else one address.  */
-struct prof_known {
-  uint64_t lo, hi;
-  const char *name;          /* NULL: no symbol */
-};
-
-/* Symbols met so far in one file, sorted by lo.  */
-struct prof_symcache {
-  struct prof_known *v;
-  size_t n, cap;
-};
-
 /* An address span of a process that a file maps: address A is A - BASE
    in the file.  */
 struct prof_span {

@@ -1,8 +1,8 @@
 /* gorc-prof: samples to folded stacks (see prof-fold.h).
 
    Symbols: each file's .symtab (else its separate debug file's, else
-   .dynsym), read by the crash handler's reader (include/gorc/elf_symbols.h)
-   once per function met and kept in one cache per file.  */
+   .dynsym), read once by tools/symtab.c over the crash handler's reader
+   (include/gorc/elf_symbols.h) and bisected per address.  */
 
 #define _GNU_SOURCE
 #include "prof-fold.h"
@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gorc/elf_symbols.h"
+#include "symtab.h"
 
-/* libstdc++'s demangler (linked with -lstdc++ for this only).  */
+/* libstdc++'s demangler (cp-demangle.o, linked from GCC's libsupc++.a:
+   loading libstdc++.so for it took about 0.6 ms of every run's start-up).  */
 extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 uint64_t prof_hash(const char *s)
@@ -44,77 +45,50 @@ static const char *demangle(const char *sym)
   return name;
 }
 
-/* The symbol cache of one file.  */
+/* The symbols of one file, read at the first address met in it; the
+   display name of each entry made when first asked for.  */
 struct file_syms {
   char *path;
-  struct prof_symcache cache;
+  struct gorc_symtab table;
+  const char **display;      /* table.nfuncs entries, NULL until made */
   struct file_syms *next;
 };
 
 static struct file_syms *files;
 
-static struct prof_symcache *symcache_of(const char *path)
+static struct file_syms *file_syms_of(const char *path)
 {
   for (struct file_syms *f = files; f; f = f->next)
     if (strcmp(f->path, path) == 0)
-      return &f->cache;
+      return f;
   struct file_syms *f = prof_xmalloc(sizeof *f);
   memset(f, 0, sizeof *f);
   f->path = prof_xstrdup(path);
+  static const struct gorc_symtab_opts functions_only = { 0 };
+  if (gorc_symtab_load(&f->table, path, &functions_only) != 0) {
+    fprintf(stderr, "gorc-prof: out of memory reading the symbols of %s\n", path);
+    exit(2);
+  }
+  size_t n = f->table.nfuncs ? f->table.nfuncs : 1;
+  f->display = prof_xmalloc(n * sizeof *f->display);
+  memset(f->display, 0, n * sizeof *f->display);
   f->next = files;
   files = f;
-  return &f->cache;
-}
-
-/* The entry of SC that holds REL, or NULL.  */
-static const struct prof_known *symcache_get(const struct prof_symcache *sc, uint64_t rel)
-{
-  size_t lo = 0, hi = sc->n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (sc->v[mid].lo <= rel)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo > 0 && rel < sc->v[lo - 1].hi ? &sc->v[lo - 1] : NULL;
-}
-
-static const struct prof_known *symcache_put(struct prof_symcache *sc, struct prof_known k)
-{
-  if (sc->n == sc->cap) {
-    sc->cap = sc->cap ? sc->cap * 2 : 256;
-    sc->v = prof_xrealloc(sc->v, sc->cap * sizeof *sc->v);
-  }
-  size_t at = sc->n;
-  while (at > 0 && sc->v[at - 1].lo > k.lo)
-    at--;
-  memmove(&sc->v[at + 1], &sc->v[at], (sc->n - at) * sizeof *sc->v);
-  sc->v[at] = k;
-  sc->n++;
-  return &sc->v[at];
+  return f;
 }
 
 /* The display name of the function at REL in the ELF file PATH (NULL: no
    symbol).  */
 static const char *symbol_name(const char *path, uint64_t rel)
 {
-  struct prof_symcache *sc = symcache_of(path);
-  const struct prof_known *k = symcache_get(sc, rel);
-  if (!k) {
-    static char name[4096];
-    struct gorc_elfsym sym;
-    struct prof_known add = { rel, rel + 1, NULL };
-    if (gorc_es_find(path, rel, &sym, name, sizeof name)) {
-      add.name = demangle(name);
-      if (sym.size) {
-        add.lo = sym.value;
-        add.hi = sym.value + sym.size;
-      }
-    }
-    k = symcache_put(sc, add);
-  }
-  return k->name;
+  struct file_syms *f = file_syms_of(path);
+  const struct gorc_sym *e = gorc_symtab_find(&f->table, rel);
+  if (!e)
+    return NULL;
+  size_t i = (size_t)(e - f->table.funcs);
+  if (!f->display[i])
+    f->display[i] = demangle(e->name);
+  return f->display[i];
 }
 
 const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, size_t tmplen)
@@ -141,6 +115,20 @@ static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
   return NULL;
 }
 
+/* V in hex as %llx writes it, without parsing a format per frame (most
+   of this file's cost with fprintf).  */
+static void put_hex(FILE *f, uint64_t v)
+{
+  char buf[17];
+  size_t at = sizeof buf - 1;
+  buf[at] = 0;
+  do {
+    buf[--at] = "0123456789abcdef"[v & 15];
+    v >>= 4;
+  } while (v);
+  fputs(buf + at, f);
+}
+
 int prof_write_stacks(const char *path, const struct prof_data *d)
 {
   FILE *f = fopen(path, "w");
@@ -157,11 +145,15 @@ int prof_write_stacks(const char *path, const struct prof_data *d)
         uint64_t ip = p->ips[s->at + fr] - (fr > 0 && s->end != PROF_WALK_CALLCHAIN);
         const struct prof_span *m = span_of(p, ip);
         const char *base = m ? strrchr(m->name, '/') : NULL;
-        if (m)
-          fprintf(f, "%s%s+%llx", fr ? ";" : "", base ? base + 1 : m->name,
-                  (unsigned long long)(ip - m->base));
-        else
-          fprintf(f, "%s?", fr ? ";" : "");
+        if (fr)
+          putc(';', f);
+        if (m) {
+          fputs(base ? base + 1 : m->name, f);
+          putc('+', f);
+          put_hex(f, ip - m->base);
+        } else {
+          putc('?', f);
+        }
       }
       fputc('\n', f);
     }

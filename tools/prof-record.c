@@ -61,14 +61,23 @@ struct recorder {
   uint64_t seq;
   pid_t child;                /* the started program, or 0 */
   int child_done;             /* it exited: its status is known */
+  size_t ring_pages;          /* data pages per ring tried first */
+  int hold;                   /* GORC_PROF_TEST_HOLD_RING: rings not read yet */
+  int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
 };
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted, release_asked;
 
 static void on_interrupt(int sig)
 {
   (void)sig;
   interrupted = 1;
+}
+
+static void on_release(int sig)
+{
+  (void)sig;
+  release_asked = 1;
 }
 
 static double now(void)
@@ -141,10 +150,11 @@ static void attr_init(struct recorder *r)
   r->layout.sample_id_all = 1;
 }
 
-static int ring_map(struct ring *ring, int fd)
+static int ring_map(const struct recorder *r, struct ring *ring, int fd)
 {
   long pg = sysconf(_SC_PAGESIZE);
-  for (size_t pages = RING_PAGES; pages >= 8; pages /= 2) {
+  size_t fewest = r->ring_pages < 8 ? r->ring_pages : 8;
+  for (size_t pages = r->ring_pages; pages >= fewest; pages /= 2) {
     void *m = mmap(NULL, (pages + 1) * (size_t)pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (m != MAP_FAILED) {
       ring->fd = fd;
@@ -183,7 +193,7 @@ static int open_thread(struct recorder *r, pid_t tid)
     r->fds[r->nfds++] = fd;
     struct ring *ring = &r->rings[cpu];
     if (ring->fd < 0) {
-      if (ring_map(ring, fd) != 0)
+      if (ring_map(r, ring, fd) != 0)
         return -1;
     } else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) != 0) {
       fprintf(stderr, "gorc-prof: PERF_EVENT_IOC_SET_OUTPUT: %s\n", strerror(errno));
@@ -271,6 +281,14 @@ static int process_ended(pid_t pid)
   return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
 }
 
+/* GORC_PROF_TEST_EXIT_IN_ATTACH: end PID now.  */
+static void kill_and_wait_end(pid_t pid)
+{
+  kill(pid, SIGKILL);
+  while (!process_ended(pid))
+    poll(NULL, 0, 1);
+}
+
 /* Open the events of every thread of PID.  */
 static int attach_process(struct recorder *r, pid_t pid)
 {
@@ -289,6 +307,10 @@ static int attach_process(struct recorder *r, pid_t pid)
       continue;
     rc = open_thread(r, (pid_t)atoi(de->d_name));
     opened += rc == 0;
+    if (opened == 1 && r->exit_in_attach) {
+      r->exit_in_attach = 0;
+      kill_and_wait_end(pid);
+    }
   }
   closedir(dir);
   if (rc < 0)
@@ -449,6 +471,10 @@ static void record_loop(struct recorder *r, int *status)
   for (;;) {
     int done = interrupted || targets_gone(r, status)
                || (r->o->duration > 0 && now() - t0 >= r->o->duration);
+    if (r->hold && !done && !release_asked) {
+      poll(NULL, 0, DRAIN_MS);
+      continue;
+    }
     /* what was written before this round's reads started is complete
        once every ring has been read */
     uint64_t round_start = now_ns();
@@ -457,6 +483,10 @@ static void record_loop(struct recorder *r, int *status)
         drain_ring(r, &r->rings[c]);
     feed_until(r, done ? UINT64_MAX : horizon);
     horizon = round_start;
+    if (r->hold && release_asked) {
+      r->hold = 0;
+      kill(r->child, SIGUSR1);
+    }
     if (done)
       break;
     double t = now();
@@ -500,6 +530,28 @@ static int open_events(struct recorder *r)
   return 0;
 }
 
+/* The hooks of GORC_PROF_TEST_* (see the top of this file).  */
+static void test_hooks(struct recorder *r)
+{
+  const char *hold = getenv("GORC_PROF_TEST_HOLD_RING");
+  r->ring_pages = RING_PAGES;
+  if (hold) {
+    unsigned long pages = strtoul(hold, NULL, 10);
+    if (r->o->cmd && pages > 0 && pages <= RING_PAGES && (pages & (pages - 1)) == 0) {
+      struct sigaction sa = { 0 };
+      sa.sa_handler = on_release;
+      sigaction(SIGUSR1, &sa, NULL);
+      r->ring_pages = pages;
+      r->hold = 1;
+    } else {
+      fprintf(stderr, "gorc-prof: GORC_PROF_TEST_HOLD_RING=%s ignored: it wants a power of two "
+              "of pages up to %d, and a started program\n", hold, RING_PAGES);
+    }
+  }
+  const char *exit_in_attach = getenv("GORC_PROF_TEST_EXIT_IN_ATTACH");
+  r->exit_in_attach = exit_in_attach && strcmp(exit_in_attach, "1") == 0;
+}
+
 int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *status)
 {
   struct recorder r;
@@ -513,6 +565,7 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
   r.rings = prof_xmalloc((size_t)r.ncpus * sizeof *r.rings);
   for (int c = 0; c < r.ncpus; c++)
     r.rings[c] = (struct ring){ .fd = -1 };
+  test_hooks(&r);
   if (o->cmd && (r.child = start_program(o->cmd, &go)) < 0) {
     free(r.rings);
     return 2;

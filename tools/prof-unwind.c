@@ -273,13 +273,22 @@ struct scratch {
 static char scratch_dir[PATH_MAX];
 static struct scratch *scratches;
 
-/* The copy of KEY, written as NAME from the LEN bytes at DATA when it
-   is new; NULL when it cannot be written.  */
-static const char *scratch_write(const char *key, const char *name, const void *data, size_t len)
+/* The copy of KEY written so far, or NULL.  */
+static const char *scratch_find(const char *key)
 {
   for (struct scratch *c = scratches; c; c = c->next)
     if (strcmp(c->key, key) == 0)
       return c->path;
+  return NULL;
+}
+
+/* The copy of KEY, written as NAME from the LEN bytes at DATA when it
+   is new; NULL when it cannot be written.  */
+static const char *scratch_write(const char *key, const char *name, const void *data, size_t len)
+{
+  const char *known = scratch_find(key);
+  if (known)
+    return known;
   if (!scratch_dir[0]) {
     const char *tmp = getenv("TMPDIR");
     snprintf(scratch_dir, sizeof scratch_dir, "%s/gorc-prof.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -329,6 +338,10 @@ static const char *vdso_file(void)
 {
   char line[512];
   unsigned long long lo = 0, hi = 0;
+  /* written at the first process that maps it, not read again for each */
+  const char *known = scratch_find("[vdso]");
+  if (known)
+    return known;
   const void *image = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
   FILE *maps = fopen("/proc/self/maps", "r");
   if (!image || !maps) {
@@ -348,9 +361,9 @@ static const char *vdso_file(void)
 
 const char *prof_modules_save(const char *from, const char *key, const char *name)
 {
-  for (struct scratch *c = scratches; c; c = c->next)
-    if (strcmp(c->key, key) == 0)
-      return c->path;
+  const char *known = scratch_find(key);
+  if (known)
+    return known;
   struct gorc_elf copy;
   memset(&copy, 0, sizeof copy);
   const char *path = NULL;

@@ -1,6 +1,7 @@
 /* gorc: the function symbol of an address, read from an ELF file on
    disk, and the ELF note walker it needs: one reader for libgorc's crash
-   handler (runtime/src/elfsym.c, in a signal handler) and gorc-prof.
+   handler (runtime/src/elfsym.c, in a signal handler) and the tools
+   (gorc-prof, gorc-dump, gorc-check through tools/symtab.c).
 
    Async-signal-safe: open, fstat, pread and close only; no allocation,
    no stdio, no locks.  Everything is read through small buffers on the
@@ -11,7 +12,12 @@
 
      gorc_es_note_next(BUF, LEN, POS, N)       as gorc_elf_note_next
      gorc_es_find(PATH, ADDR, SYM, NAME, LEN)  as gorc_elfsym_find
-   (runtime/src/elfsym.h documents both).  */
+   (runtime/src/elfsym.h documents both).  The pieces they are made of
+   serve tools/symtab.c, which reads a file's symbols once to name many
+   addresses: gorc_es_open_symbols (which table names a file's
+   addresses), gorc_es_each_symbol and gorc_es_is_function (its
+   symbols, those that can name an address) and
+   gorc_es_alias_order (which of two aliases names their address).  */
 
 #ifndef GORC_ELF_SYMBOLS_H
 #define GORC_ELF_SYMBOLS_H
@@ -223,11 +229,30 @@ struct gorc_es_choice {
   uint64_t before;             /* the greatest start of a sized symbol ending at or before addr */
 };
 
+/* Of two aliases (sized or not, binding, name): < 0 when A names their
+   address, > 0 when B does; the rule of include/gorc/symrank.h on the
+   names' first GORC_ES_NAME_CMP - 1 bytes, as much as this reader
+   compares.  */
+static inline int gorc_es_alias_order(int sized_a, unsigned bind_a, const char *name_a,
+                                      int sized_b, unsigned bind_b, const char *name_b)
+{
+  char na[GORC_ES_NAME_CMP], nb[GORC_ES_NAME_CMP];
+  size_t la = strnlen(name_a, sizeof na), lb = strnlen(name_b, sizeof nb);
+  if (la < sizeof na && lb < sizeof nb)   /* nothing to cut */
+    return gorc_sym_alias_order(sized_a, bind_a, name_a, sized_b, bind_b, name_b);
+  la = la < sizeof na ? la : sizeof na - 1;
+  lb = lb < sizeof nb ? lb : sizeof nb - 1;
+  memcpy(na, name_a, la);
+  na[la] = 0;
+  memcpy(nb, name_b, lb);
+  nb[lb] = 0;
+  return gorc_sym_alias_order(sized_a, bind_a, na, sized_b, bind_b, nb);
+}
+
 /* Is A a better name than its alias B (same value, both sized or both
-   not)?  The rule of include/gorc/symrank.h.  */
+   not)?  */
 static inline int gorc_es_better_alias(const struct gorc_es_elf_file *f, const Elf64_Shdr *str,
-                                       const Elf64_Sym *a,
-                        const Elf64_Sym *b)
+                                       const Elf64_Sym *a, const Elf64_Sym *b)
 {
   char na[GORC_ES_NAME_CMP], nb[GORC_ES_NAME_CMP];
   unsigned bind_a = ELF64_ST_BIND(a->st_info), bind_b = ELF64_ST_BIND(b->st_info);
@@ -237,7 +262,7 @@ static inline int gorc_es_better_alias(const struct gorc_es_elf_file *f, const E
     return 0;
   if (gorc_es_read_name(f, str, b->st_name, nb, sizeof nb) != 0)
     return 1;
-  return gorc_sym_alias_order(a->st_size != 0, bind_a, na, b->st_size != 0, bind_b, nb) < 0;
+  return gorc_es_alias_order(a->st_size != 0, bind_a, na, b->st_size != 0, bind_b, nb) < 0;
 }
 
 /* Is S better than BEST (HAVE: there is one) by value, then as an alias?  */
@@ -250,16 +275,47 @@ static inline int gorc_es_better(const struct gorc_es_elf_file *f, const Elf64_S
   return s->st_value == best->st_value && gorc_es_better_alias(f, str, s, best);
 }
 
-static inline void gorc_es_consider(struct gorc_es_choice *c, const struct gorc_es_elf_file *f,
-                                    const Elf64_Shdr *str,
-                     const Elf64_Sym *s)
+/* Can S name an address: a defined, named function at a nonzero
+   address?  */
+static inline int gorc_es_is_function(const Elf64_Sym *s)
 {
   int type = ELF64_ST_TYPE(s->st_info);
-  if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF
-      || s->st_value == 0 || s->st_value > c->addr || s->st_name == 0)
+  return (type == STT_FUNC || type == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF
+         && s->st_value != 0 && s->st_name != 0;
+}
+
+/* Call VISIT with each symbol of table T of F and its index, in table
+   order; -1 when the table cannot be read to its end, else 0.  */
+typedef void (*gorc_es_symbol_visit)(const struct gorc_es_elf_file *f,
+                                     const struct gorc_es_table *t, uint64_t index,
+                                     const Elf64_Sym *s, void *ctx);
+
+static inline int gorc_es_each_symbol(const struct gorc_es_elf_file *f,
+                                      const struct gorc_es_table *t, gorc_es_symbol_visit visit,
+                                      void *ctx)
+{
+  Elf64_Sym chunk[GORC_ES_SYM_CHUNK];
+  uint64_t count = t->sym.sh_size / sizeof(Elf64_Sym);
+  for (uint64_t i = 0; i < count; i += GORC_ES_SYM_CHUNK) {
+    size_t n = count - i < GORC_ES_SYM_CHUNK ? (size_t)(count - i) : GORC_ES_SYM_CHUNK;
+    if (gorc_es_read_at(f, t->sym.sh_offset + i * sizeof chunk[0], chunk, n * sizeof chunk[0]) != 0)
+      return -1;
+    for (size_t k = 0; k < n; k++)
+      visit(f, t, i + k, &chunk[k], ctx);
+  }
+  return 0;
+}
+
+static inline void gorc_es_consider(const struct gorc_es_elf_file *f,
+                                    const struct gorc_es_table *t, uint64_t index,
+                                    const Elf64_Sym *s, void *ctx)
+{
+  struct gorc_es_choice *c = ctx;
+  (void)index;
+  if (!gorc_es_is_function(s) || s->st_value > c->addr)
     return;
   if (s->st_size && c->addr - s->st_value < s->st_size) {
-    if (gorc_es_better(f, str, s, c->have_sized, &c->sized)) {
+    if (gorc_es_better(f, &t->str, s, c->have_sized, &c->sized)) {
       c->sized = *s;
       c->have_sized = 1;
     }
@@ -267,7 +323,7 @@ static inline void gorc_es_consider(struct gorc_es_choice *c, const struct gorc_
     if (!c->have_before || s->st_value > c->before)
       c->before = s->st_value;
     c->have_before = 1;
-  } else if (gorc_es_better(f, str, s, c->have_unsized, &c->unsized)) {
+  } else if (gorc_es_better(f, &t->str, s, c->have_unsized, &c->unsized)) {
     c->unsized = *s;
     c->have_unsized = 1;
   }
@@ -276,20 +332,13 @@ static inline void gorc_es_consider(struct gorc_es_choice *c, const struct gorc_
 /* The symbol of ADDR in table T of F.  */
 static inline int gorc_es_lookup_in(const struct gorc_es_elf_file *f,
                                     const struct gorc_es_table *t, uint64_t addr,
-                     struct gorc_elfsym *sym, char *name, size_t namelen)
+                                    struct gorc_elfsym *sym, char *name, size_t namelen)
 {
-  Elf64_Sym chunk[GORC_ES_SYM_CHUNK];
   struct gorc_es_choice c;
   memset(&c, 0, sizeof c);
   c.addr = addr;
-  uint64_t count = t->sym.sh_size / sizeof(Elf64_Sym);
-  for (uint64_t i = 0; i < count; i += GORC_ES_SYM_CHUNK) {
-    size_t n = count - i < GORC_ES_SYM_CHUNK ? (size_t)(count - i) : GORC_ES_SYM_CHUNK;
-    if (gorc_es_read_at(f, t->sym.sh_offset + i * sizeof chunk[0], chunk, n * sizeof chunk[0]) != 0)
-      return 0;
-    for (size_t k = 0; k < n; k++)
-      gorc_es_consider(&c, f, &t->str, &chunk[k]);
-  }
+  if (gorc_es_each_symbol(f, t, gorc_es_consider, &c) != 0)
+    return 0;
   const Elf64_Sym *best = c.have_sized ? &c.sized
                           : c.have_unsized && (!c.have_before || c.unsized.st_value > c.before)
                               ? &c.unsized
@@ -412,74 +461,85 @@ static inline int gorc_es_debuglink_path(const char *path, const char *name, int
   return gorc_es_append(out, &len, name, strlen(name));
 }
 
-/* The symbol of ADDR from the .symtab of the debug file CANDIDATE, if it
-   has one and the build ID ID (when known) is its.  Returns -1 when it
-   cannot serve, else whether a symbol was found.  */
-static inline int gorc_es_lookup_candidate(const char *candidate,
-                                           const struct gorc_es_build_id *id, uint64_t addr,
-                            struct gorc_elfsym *sym, char *name, size_t namelen)
+/* Open the debug file CANDIDATE into F with its .symtab in T, if it has
+   one and the build ID ID (when known) is its.  */
+static inline int gorc_es_open_candidate(const char *candidate,
+                                         const struct gorc_es_build_id *id,
+                                         struct gorc_es_elf_file *f, struct gorc_es_table *t)
 {
-  struct gorc_es_elf_file f;
-  struct gorc_es_table t;
   struct gorc_es_build_id other;
-  int r = -1;
-  if (gorc_es_elf_open(candidate, &f) != 0)
+  if (gorc_es_elf_open(candidate, f) != 0)
     return -1;
   if (id->len) {
-    gorc_es_read_build_id(&f, &other);
+    gorc_es_read_build_id(f, &other);
     if (other.len != id->len || memcmp(other.id, id->id, id->len) != 0)
-      goto out;
+      goto bad;
   }
-  if (gorc_es_find_table(&f, SHT_SYMTAB, &t) == 0)
-    r = gorc_es_lookup_in(&f, &t, addr, sym, name, namelen);
-out:
-  close(f.fd);
-  return r;
+  if (gorc_es_find_table(f, SHT_SYMTAB, t) == 0)
+    return 0;
+bad:
+  close(f->fd);
+  return -1;
 }
 
-/* The symbol of ADDR from the separate debug file of F (at PATH).
-   Returns -1 when there is none with a .symtab.  */
-static inline int gorc_es_lookup_debug_file(const struct gorc_es_elf_file *f, const char *path,
-                                            uint64_t addr,
-                             struct gorc_elfsym *sym, char *name, size_t namelen)
+/* Open the separate debug file of F (at PATH) into DEBUG with its
+   .symtab in T, if there is one.  */
+static inline int gorc_es_open_debug_file(const struct gorc_es_elf_file *f, const char *path,
+                                          struct gorc_es_elf_file *debug,
+                                          struct gorc_es_table *t)
 {
   struct gorc_es_build_id id;
   struct gorc_es_debuglink link;
   char candidate[GORC_ES_PATH_LEN];
-  int r;
   gorc_es_read_build_id(f, &id);
   if (id.len) {
     gorc_es_build_id_path(&id, candidate);
-    if ((r = gorc_es_lookup_candidate(candidate, &id, addr, sym, name, namelen)) >= 0)
-      return r;
+    if (gorc_es_open_candidate(candidate, &id, debug, t) == 0)
+      return 0;
   }
   if (gorc_es_read_debuglink(f, &link) != 0)
     return -1;
   for (int k = 0; k < 3; k++)
     if (gorc_es_debuglink_path(path, link.name, k, candidate) == 0 && strcmp(candidate, path) != 0
-        && (r = gorc_es_lookup_candidate(candidate, &id, addr, sym, name, namelen)) >= 0)
-      return r;
+        && gorc_es_open_candidate(candidate, &id, debug, t) == 0)
+      return 0;
   return -1;
 }
 
 /* ------------------------------------------------------------ the lookup */
 
+/* Open into F the file whose symbol table T names the addresses of the
+   ELF file PATH: PATH's .symtab, else its separate debug file's, else
+   PATH's .dynsym.  -1 when there is none; else the caller closes F.fd.  */
+static inline int gorc_es_open_symbols(const char *path, struct gorc_es_elf_file *f,
+                                       struct gorc_es_table *t)
+{
+  struct gorc_es_elf_file debug;
+  if (gorc_es_elf_open(path, f) != 0)
+    return -1;
+  if (gorc_es_find_table(f, SHT_SYMTAB, t) == 0)
+    return 0;
+  if (gorc_es_open_debug_file(f, path, &debug, t) == 0) {
+    close(f->fd);
+    *f = debug;
+    return 0;
+  }
+  if (gorc_es_find_table(f, SHT_DYNSYM, t) == 0)
+    return 0;
+  close(f->fd);
+  return -1;
+}
+
 static inline int gorc_es_find(const char *path, uint64_t addr, struct gorc_elfsym *sym,
-                                char *name, size_t namelen)
+                               char *name, size_t namelen)
 {
   struct gorc_es_elf_file f;
   struct gorc_es_table t;
-  int r = 0;
-  if (namelen == 0 || gorc_es_elf_open(path, &f) != 0)
+  if (namelen == 0 || gorc_es_open_symbols(path, &f, &t) != 0)
     return 0;
-  if (gorc_es_find_table(&f, SHT_SYMTAB, &t) == 0)
-    r = gorc_es_lookup_in(&f, &t, addr, sym, name, namelen);
-  else if ((r = gorc_es_lookup_debug_file(&f, path, addr, sym, name, namelen)) < 0)
-    r = gorc_es_find_table(&f, SHT_DYNSYM, &t) == 0
-            ? gorc_es_lookup_in(&f, &t, addr, sym, name, namelen)
-            : 0;
+  int found = gorc_es_lookup_in(&f, &t, addr, sym, name, namelen);
   close(f.fd);
-  return r > 0;
+  return found;
 }
 
 #endif /* GORC_ELF_SYMBOLS_H */

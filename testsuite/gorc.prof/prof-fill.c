@@ -1,0 +1,62 @@
+/* gorc-prof test program: overflows gorc-prof's ring buffer on cue.
+
+     prof-fill MS
+
+   Run as `GORC_PROF_TEST_HOLD_RING=1 gorc-prof -- prof-fill MS`: gorc-prof
+   does not read its ring until asked.  The program burns MS milliseconds
+   of its own CPU time (as many samples whatever the machine's load: far
+   more than a one-page ring holds), asks gorc-prof (its parent) to read
+   with SIGUSR1, waits for its answer, then burns MS / 10 more: the
+   kernel writes the count of what it dropped before the next record.
+   Exits 0, 1 when not started by gorc-prof.  */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile double sink;
+static volatile sig_atomic_t answered;
+
+static void on_answer(int sig)
+{
+  (void)sig;
+  answered = 1;
+}
+
+static double cpu_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+__attribute__((noinline)) void fill_work(double ms)
+{
+  double end = cpu_ms() + ms;
+  while (cpu_ms() < end)
+    for (int i = 0; i < 10000; i++)
+      sink += i * 0.5;
+}
+
+int main(int argc, char **argv)
+{
+  double ms = argc > 1 ? atof(argv[1]) : 300;
+  sigset_t usr1, old;
+  struct sigaction sa = { 0 };
+  sa.sa_handler = on_answer;
+  sigaction(SIGUSR1, &sa, NULL);
+  sigemptyset(&usr1);
+  sigaddset(&usr1, SIGUSR1);
+  sigprocmask(SIG_BLOCK, &usr1, &old);
+  fill_work(ms);
+  if (kill(getppid(), SIGUSR1) != 0) {
+    perror("prof-fill: kill");
+    return 1;
+  }
+  while (!answered)
+    sigsuspend(&old);
+  fill_work(ms / 10);
+  return 0;
+}

@@ -1,0 +1,269 @@
+/* gorc tools: a file's symbols, sorted (see symtab.h).  */
+
+#define _GNU_SOURCE
+#include "symtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gorc/elf_symbols.h"
+
+/* A growing array of symbols.  */
+struct sym_list {
+  struct gorc_sym *v;
+  size_t n, cap;
+};
+
+struct load {
+  struct gorc_symtab *st;
+  const struct gorc_symtab_opts *opts;
+  uint64_t strings_len;      /* bytes of st->strings before its last NUL */
+  uint64_t *section_flags;   /* sh_flags of each section of the file read */
+  uint32_t nsections;
+  struct sym_list funcs, others;
+  const char *file;          /* the last STT_FILE's name */
+  int out_of_memory;
+};
+
+static int add(struct load *l, struct sym_list *list, struct gorc_sym s)
+{
+  if (list->n == list->cap) {
+    size_t cap = list->cap ? list->cap * 2 : 1024;
+    struct gorc_sym *v = realloc(list->v, cap * sizeof *v);
+    if (!v) {
+      l->out_of_memory = 1;
+      return -1;
+    }
+    list->v = v;
+    list->cap = cap;
+  }
+  list->v[list->n++] = s;
+  return 0;
+}
+
+static const char *name_of(const struct load *l, uint64_t name)
+{
+  return name < l->strings_len ? l->st->strings + name : NULL;
+}
+
+/* The section of S (through SHT_SYMTAB_SHNDX when it is SHN_XINDEX), or
+   0 when it is not a section (undefined, absolute, common).  */
+static uint32_t section_of(const struct load *l, uint64_t index, const Elf64_Sym *s)
+{
+  if (s->st_shndx == SHN_XINDEX)
+    return index < l->st->nxindex ? l->st->xindex[index] : 0;
+  return s->st_shndx < SHN_LORESERVE ? s->st_shndx : 0;
+}
+
+/* Is S a function the crash handler would name an address with?  In a
+   relocatable object a function may start its section, at value 0.  */
+static int is_function(const struct load *l, const Elf64_Sym *s)
+{
+  int type = ELF64_ST_TYPE(s->st_info);
+  if (l->opts->section_addr && s->st_value == 0 && (type == STT_FUNC || type == STT_GNU_IFUNC))
+    return s->st_shndx != SHN_UNDEF && s->st_name != 0;
+  return gorc_es_is_function(s);
+}
+
+static void keep_symbol(const struct gorc_es_elf_file *f, const struct gorc_es_table *t,
+                        uint64_t index, const Elf64_Sym *s, void *ctx)
+{
+  struct load *l = ctx;
+  const char *name = name_of(l, s->st_name);
+  int type = ELF64_ST_TYPE(s->st_info);
+  (void)f;
+  (void)t;
+  if (index == 0 || l->out_of_memory)
+    return;
+  if (type == STT_FILE) {
+    l->file = name && *name ? name : NULL;
+    return;
+  }
+  uint32_t shndx = section_of(l, index, s);
+  struct gorc_sym sym = {
+    .addr = s->st_value, .size = s->st_size, .name = name,
+    .file = ELF64_ST_BIND(s->st_info) == STB_LOCAL ? l->file : NULL,
+    .type = (unsigned char)type, .bind = (unsigned char)ELF64_ST_BIND(s->st_info),
+  };
+  if (!name)
+    return;
+  if (l->opts->section_addr) {
+    if (shndx == 0 || shndx >= l->opts->nsections)
+      return;
+    sym.addr += l->opts->section_addr[shndx];
+  }
+  if (is_function(l, s))
+    add(l, &l->funcs, sym);
+  else if (l->opts->others && *name && shndx != 0 && shndx < l->nsections
+           && (l->section_flags[shndx] & SHF_ALLOC) && type != STT_FUNC
+           && type != STT_GNU_IFUNC && type != STT_SECTION && type != STT_TLS
+           && strncmp(name, ".L", 2) != 0)
+    add(l, &l->others, sym);
+}
+
+/* For the other symbols: which are in allocated sections.  */
+static int read_section_flags(struct load *l, const struct gorc_es_elf_file *f)
+{
+  if (!l->opts->others)
+    return 0;
+  l->nsections = f->shnum;
+  l->section_flags = calloc(f->shnum ? f->shnum : 1, sizeof *l->section_flags);
+  if (!l->section_flags)
+    return -1;
+  for (uint32_t i = 0; i < f->shnum; i++) {
+    Elf64_Shdr sh;
+    if (gorc_es_section(f, i, &sh) == 0)
+      l->section_flags[i] = sh.sh_flags;
+  }
+  return 0;
+}
+
+/* The SHT_SYMTAB_SHNDX of T, if it has one.  */
+static int read_xindex(struct load *l, const struct gorc_es_elf_file *f,
+                       const struct gorc_es_table *t)
+{
+  for (uint32_t i = 0; i < f->shnum; i++) {
+    Elf64_Shdr sh, link;
+    if (gorc_es_section(f, i, &sh) != 0 || sh.sh_type != SHT_SYMTAB_SHNDX
+        || !gorc_es_in_file(f, &sh) || gorc_es_section(f, sh.sh_link, &link) != 0
+        || link.sh_offset != t->sym.sh_offset || link.sh_type != t->type)
+      continue;
+    l->st->xindex = malloc(sh.sh_size ? sh.sh_size : 1);
+    if (!l->st->xindex)
+      return -1;
+    l->st->nxindex = sh.sh_size / sizeof(uint32_t);
+    if (gorc_es_read_at(f, sh.sh_offset, l->st->xindex, sh.sh_size) != 0)
+      l->st->nxindex = 0;
+    return 0;
+  }
+  return 0;
+}
+
+/* Read T's strings and symbols from F into L.  */
+static int read_table(struct load *l, const struct gorc_es_elf_file *f,
+                      const struct gorc_es_table *t)
+{
+  struct gorc_symtab *st = l->st;
+  l->strings_len = t->str.sh_size;
+  st->strings = malloc(t->str.sh_size + 1);
+  if (!st->strings || read_section_flags(l, f) != 0 || read_xindex(l, f, t) != 0)
+    return -1;
+  st->strings[t->str.sh_size] = 0;
+  /* Unreadable: no symbol, as the crash handler finds none.  */
+  if (gorc_es_read_at(f, t->str.sh_offset, st->strings, t->str.sh_size) != 0
+      || gorc_es_each_symbol(f, t, keep_symbol, l) != 0)
+    l->funcs.n = l->others.n = 0;
+  return l->out_of_memory ? -1 : 0;
+}
+
+static int sym_order(const void *pa, const void *pb)
+{
+  const struct gorc_sym *a = pa, *b = pb;
+  if (a->addr != b->addr)
+    return a->addr < b->addr ? -1 : 1;
+  return gorc_es_alias_order(a->size != 0, a->bind, a->name, b->size != 0, b->bind, b->name);
+}
+
+static void set_reach(struct gorc_sym *v, size_t n)
+{
+  uint64_t reach = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t end = v[i].size > UINT64_MAX - v[i].addr ? UINT64_MAX : v[i].addr + v[i].size;
+    if (end > reach)
+      reach = end;
+    v[i].reach = reach;
+  }
+}
+
+int gorc_symtab_load(struct gorc_symtab *st, const char *path,
+                     const struct gorc_symtab_opts *opts)
+{
+  struct gorc_es_elf_file f;
+  struct gorc_es_table t;
+  struct load l = { .st = st, .opts = opts };
+  memset(st, 0, sizeof *st);
+  if (gorc_es_open_symbols(path, &f, &t) != 0)
+    return 0;
+  int r = read_table(&l, &f, &t);
+  close(f.fd);
+  free(l.section_flags);
+  st->funcs = l.funcs.v;
+  st->nfuncs = l.funcs.n;
+  st->others = l.others.v;
+  st->nothers = l.others.n;
+  if (r != 0) {
+    gorc_symtab_free(st);
+    return -1;
+  }
+  qsort(st->funcs, st->nfuncs, sizeof *st->funcs, sym_order);
+  qsort(st->others, st->nothers, sizeof *st->others, sym_order);
+  set_reach(st->funcs, st->nfuncs);
+  return 0;
+}
+
+void gorc_symtab_free(struct gorc_symtab *st)
+{
+  free(st->funcs);
+  free(st->others);
+  free(st->strings);
+  free(st->xindex);
+  memset(st, 0, sizeof *st);
+}
+
+/* Index of the first entry of V past ADDR.  */
+static size_t first_past(const struct gorc_sym *v, size_t n, uint64_t addr)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].addr <= addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The first entry of V at the address of entry K: the best name there.  */
+static size_t first_at(const struct gorc_sym *v, size_t k)
+{
+  while (k > 0 && v[k - 1].addr == v[k].addr)
+    k--;
+  return k;
+}
+
+static int contains(const struct gorc_sym *s, uint64_t addr)
+{
+  return s->size && addr - s->addr < s->size;
+}
+
+const struct gorc_sym *gorc_symtab_preceding(const struct gorc_sym *v, size_t n, uint64_t addr)
+{
+  size_t past = first_past(v, n, addr);
+  return past ? &v[first_at(v, past - 1)] : NULL;
+}
+
+/* As gorc_es_lookup_in chooses: the sized function containing ADDR at the
+   greatest address, else the unsized one at the greatest address at or
+   below ADDR unless a sized one starts there too or after it.  */
+const struct gorc_sym *gorc_symtab_find(const struct gorc_symtab *st, uint64_t addr)
+{
+  const struct gorc_sym *v = st->funcs;
+  size_t past = first_past(v, st->nfuncs, addr);
+  if (past == 0)
+    return NULL;
+  for (size_t k = past; k-- > 0 && v[k].reach > addr;)
+    if (contains(&v[k], addr)) {
+      /* the best alias at that address that contains addr too */
+      size_t best = k;
+      for (size_t j = k; j > 0 && v[j - 1].addr == v[k].addr; j--)
+        if (contains(&v[j - 1], addr))
+          best = j - 1;
+      return &v[best];
+    }
+  /* No sized function contains addr: the greatest address at or below it
+     is named only by an unsized one, and only if no sized one starts
+     there (the sized sort first).  */
+  const struct gorc_sym *first = &v[first_at(v, past - 1)];
+  return first->size ? NULL : first;
+}
