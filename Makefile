@@ -78,9 +78,9 @@ PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/arch-x86_64.h plugin/arch
 	plugin/cfi-interp.h plugin/bp-restore.h plugin/records.h \
 	plugin/compat/dwarf2.h include/gorc/format.h plugin/static-calls.h \
 	include/gorc/static_call_desc.h
-TOOL_COMMON = tools/common.c tools/elfload.c tools/symtab.c tools/arch.c tools/arch-x86_64.c \
-	tools/arch-aarch64.c
-TOOL_HDRS = tools/common.h tools/elfload.h tools/symtab.h tools/arch.h include/gorc/format.h \
+TOOL_COMMON = tools/common.c tools/elfload.c tools/mapped.c tools/symtab.c tools/arch.c \
+	tools/arch-x86_64.c tools/arch-aarch64.c
+TOOL_HDRS = tools/common.h tools/elfload.h tools/mapped.h tools/symtab.h tools/arch.h include/gorc/format.h \
 	include/gorc/symrank.h include/gorc/elf_symbols.h
 
 PLUGIN = plugin/gorc.so

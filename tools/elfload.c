@@ -2,6 +2,7 @@
 
 #define _GNU_SOURCE
 #include "elfload.h"
+#include "mapped.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +51,7 @@ static int map_whole_file(struct gorc_elf *g, const char *path)
     close(fd);
     return fail(g, "empty file, not an ELF file");
   }
-  void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  void *m = gorc_map_file(fd, (size_t)st.st_size, 1, 0, path);
   int e = errno;
   close(fd);
   if (m == MAP_FAILED)
@@ -416,7 +417,7 @@ void gorc_elf_close(struct gorc_elf *g)
   free(g->by_addr);
   gorc_symtab_free(&g->syms);
   if (g->buf)
-    munmap(g->buf, g->size);
+    gorc_unmap_file(g->buf, g->size);
   memset(g, 0, sizeof *g);
 }
 

@@ -9,6 +9,7 @@
 
 #define _GNU_SOURCE
 #include "prof-perfdata.h"
+#include "mapped.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -258,7 +259,7 @@ int prof_perfdata_read(const char *path, struct prof_data *d)
     return fail(&f, "empty file, not a perf.data file");
   }
   /* every page is read: fault them in at once */
-  void *m = mmap(NULL, f.size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  void *m = gorc_map_file(fd, f.size, 0, MAP_POPULATE, path);
   close(fd);
   if (m == MAP_FAILED) {
     fprintf(stderr, "gorc-prof: %s: cannot map: %s\n", path, strerror(errno));
@@ -266,6 +267,6 @@ int prof_perfdata_read(const char *path, struct prof_data *d)
   }
   f.map = m;
   int rc = read_mapped(&f, d);
-  munmap(m, f.size);
+  gorc_unmap_file(m, f.size);
   return rc;
 }
