@@ -16,7 +16,6 @@
 #ifndef GORC_RT_AARCH64_STATIC_CALL_H
 #define GORC_RT_AARCH64_STATIC_CALL_H
 
-#include <errno.h>
 #include <stdint.h>
 #include "gorc/static_call_desc.h"
 
