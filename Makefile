@@ -167,10 +167,11 @@ BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
 
 # aarch64 (when the cross tools are installed): the records' size against
-# .eh_frame(+hdr) and .sframe of the C programs cross-built; not the walk
-# figures (libgorc runs there, but only under qemu-user here).  aarch64
-# GCC keeps frame records (x29) at -O2 unless told otherwise, hence
-# -fomit-frame-pointer.
+# .eh_frame(+hdr) and .sframe of the C programs cross-built, and the walks
+# of bench/unwind's chains under qemu-user, gorc_backtrace against libgcc's
+# _Unwind_Backtrace (bench/unwind/aarch64.sh: ratios only, the emulation
+# is no hardware).  aarch64 GCC keeps frame records (x29) at -O2 unless
+# told otherwise, hence -fomit-frame-pointer.
 BENCH_AARCH64_ONLY ?= demo sqlite3 lua5.4 zlib bzip2
 BENCH_AARCH64_CFLAGS ?= -O2 -fomit-frame-pointer
 
@@ -182,6 +183,7 @@ bench: all
 	  BENCH_CFLAGS="$(BENCH_AARCH64_CFLAGS)" \
 	  BENCH_SKIP_STARTUP=1 BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 BENCH_SKIP_STATIC_CALL=1 \
 	  bench/run.sh)
+	$(if $(HAVE_AARCH64),GORC_ROOT=$(CURDIR) AARCH64_CC=$(AARCH64_CC) bench/unwind/aarch64.sh)
 	test "$$BENCH_ONLY" = unwind || for cc in $(BENCH_OTHER_GCCS); do \
 	  $(MAKE) -s PLUGIN_CC=$$cc all && \
 	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \

@@ -33,21 +33,35 @@
 #define GORC_ARCH_TARGET_NOT_OK_WARNING \
   "gorc: records are made for aarch64 LP64 code only; this unit (%<-mabi=ilp32%>) gets none"
 
-/* Static calls are not ported yet: with -fplugin-arg-gorc-static-calls
-   the plugin refuses the attribute with an error and registers none of
-   the rewrite's passes (static-calls.cc), so no trampoline is printed for
-   aarch64.  The trampoline text static-calls.cc is written against is an
-   assembler error, so that a path missed above could never assemble into
-   a wrong program ("%.0s" consumes a label argument, printing nothing).
-   Gaps are padded with zero bytes: udf #0.  */
-#define GORC_ARCH_STATIC_CALLS 0
-#define GORC_ARCH_SC_NOT_PORTED "\t.error\t\"gorc: static calls are not ported to aarch64\"\n"
-#define GORC_ARCH_SC_HEADER_ASM GORC_ARCH_SC_NOT_PORTED
-#define GORC_ARCH_SC_JMP_ASM GORC_ARCH_SC_NOT_PORTED
-#define GORC_ARCH_SC_JMP_REL32_LOCAL_FMT "%.0s" GORC_ARCH_SC_NOT_PORTED
-#define GORC_ARCH_SC_RET0_ASM GORC_ARCH_SC_NOT_PORTED
-#define GORC_ARCH_SC_JMP_VAR_ASM_FMT "%.0s" GORC_ARCH_SC_NOT_PORTED
-#define GORC_ARCH_SC_SITE_ALIGN GORC_ARCH_SC_NOT_PORTED
+/* Static-call trampolines (static-calls.cc, docs/STATIC_CALLS.md): 16
+   bytes at a 16-byte-aligned address.  The state is ONE instruction at
+   offset 0, replaced with one aligned 32-bit store (B and NOP are among
+   the instructions the architecture allows to be modified while another
+   thread may run them); the rest never changes:
+     b    target        target within +-128 MB, or NULL: the unit's
+                        return-0 stub
+     nop                any other target: fall into the tail,
+     adrp x16, var      which jumps through the variable (it always
+     ldr  x16, [x16, #:lo12:var]      holds the target; adrp reaches
+     br   x16           +-4 GB, the variable is in the same module)
+   A thread past offset 0 is in the tail, which is right in every state.
+   x16 (IP0) is the register AAPCS64 lets a veneer clobber between a call
+   and its callee, and `bti c` accepts a br through it.  The block starts
+   with a 16-byte header (zeros; libgorc writes a cookie there when it
+   aliases the page), then the return-0 stub (mov x0, xzr; ret), then the
+   trampolines.  Gaps are padded with zero bytes: udf #0.  */
+#define GORC_ARCH_SC_TRAMP_SIZE GORC_SC_TRAMP_SIZE_AARCH64
+#define GORC_ARCH_SC_HEADER_ASM "\t.zero\t16\n"
+#define GORC_ARCH_SC_JMP_ASM "\tb\t"
+#define GORC_ARCH_SC_JMP_REL32_LOCAL_FMT "\tb\t%s\n"
+#define GORC_ARCH_SC_RET0_ASM "\tmov\tx0, xzr\n\tret\n"
+#define GORC_ARCH_SC_JMP_VAR_ASM_FMT "%.0s\tnop\n"
+#define GORC_ARCH_SC_TRAMP_TAIL_FMT \
+  "\tadrp\tx16, %s\n\tldr\tx16, [x16, #:lo12:%s]\n\tbr\tx16\n"
+/* A call site is one bl (or b, a sibling call): always 4-byte aligned,
+   patched with one aligned 32-bit store; nothing to align.  */
+#define GORC_ARCH_SC_SITE_ALIGN ""
+#define GORC_ARCH_SC_SITES_NEED_ALIGN 0
 #define GORC_ARCH_TRAP_BYTE "0"
 
 #endif

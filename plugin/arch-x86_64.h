@@ -45,9 +45,6 @@
 #define GORC_ARCH_TARGET_NOT_OK_WARNING \
   "gorc: records are made for x86-64 (LP64) code only; this unit (%<-m32%> or %<-mx32%>) gets none"
 
-/* Static calls are ported (static-calls.cc prints the text below).  */
-#define GORC_ARCH_STATIC_CALLS 1
-
 /* Static-call trampolines (static-calls.cc, docs/STATIC_CALLS.md): 8 bytes
    at an 8-byte-aligned address, so one aligned store replaces a whole
    state.  Every state is ONE instruction at offset 0 (a thread that is
@@ -63,9 +60,13 @@
 #define GORC_ARCH_SC_JMP_REL32_LOCAL_FMT "\t.byte\t0xe9\n\t.long\t%s - . - 4\n"
 #define GORC_ARCH_SC_RET0_ASM "\txorl\t%eax, %eax\n\tret\n"
 #define GORC_ARCH_SC_JMP_VAR_ASM_FMT "\tjmp\t*%s(%%rip)\n"
+#define GORC_ARCH_SC_TRAMP_SIZE GORC_SC_TRAMP_SIZE_X86_64
+/* Nothing follows the state instruction (the two labels print nothing).  */
+#define GORC_ARCH_SC_TRAMP_TAIL_FMT "%.0s%.0s"
 /* Before each rewritten call or tail call (e8/e9 rel32): start it 8-byte
    aligned so that its rel32 is inside one aligned 8-byte word and libgorc
    can patch it in place with one store.  */
 #define GORC_ARCH_SC_SITE_ALIGN "\t.p2align\t3"
+#define GORC_ARCH_SC_SITES_NEED_ALIGN 1
 
 #endif

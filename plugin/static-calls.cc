@@ -6,9 +6,7 @@
      - the attribute is always accepted (so headers compile with the
        plugin loaded but the option off) and always validated: a variable
        with static storage, of pointer-to-function type, not const, not
-       thread-local; on an architecture whose port has no static calls
-       yet (GORC_ARCH_STATIC_CALLS 0: aarch64) the option makes the
-       attribute an error and the rewrite never runs;
+       thread-local;
      - with the option, a GIMPLE pass right after "ssa" (it runs at every
        -O level, before any inlining or IPA) turns `_1 = var; _1 (args)`
        into `__gorc_sc_tramp_<var> (args)`, an extern hidden function of
@@ -80,12 +78,6 @@ static tree sc_handle_attr(tree *node, tree name, tree args, int flags, bool *no
     else
       error_at(loc, "%qE attribute %s", name, why);
     sc_hint_marking(loc);
-    *no_add = true;
-    return NULL_TREE;
-  }
-  if (sc_enabled && !GORC_ARCH_STATIC_CALLS) {
-    error_at(loc, "%qE attribute on %qD: static calls are not supported on %s yet "
-             "(%<-fplugin-arg-gorc-static-calls%>)", name, decl, GORC_ARCH_NAME);
     *no_add = true;
     return NULL_TREE;
   }
@@ -327,7 +319,8 @@ static unsigned int sc_execute(function *fun)
   return 0;
 }
 
-/* Not x86-64 (-m32, -mx32): no trampolines, so no rewrite either.  */
+/* Not LP64 (x86-64's -m32, -mx32; aarch64's -mabi=ilp32): no
+   trampolines, so no rewrite either.  */
 static bool sc_gate(function *)
 {
   return GORC_ARCH_TARGET_OK();
@@ -354,7 +347,9 @@ static void sc_print_target(FILE *f, tree var, const char *var_label, const char
   if (TREE_CODE(init) == ADDR_EXPR && TREE_CODE(TREE_OPERAND(init, 0)) == FUNCTION_DECL) {
     tree target = TREE_OPERAND(init, 0);
     mark_decl_referenced(target);
-    /* Another section: the assembler always uses rel32 (R_X86_64_PLT32).  */
+    /* Another section: the assembler always uses rel32 (R_X86_64_PLT32);
+       on aarch64 a b (R_AARCH64_JUMP26: the linker adds a veneer if the
+       target is beyond +-128 MB).  */
     fputs(GORC_ARCH_SC_JMP_ASM, f);
     assemble_name(f, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(target)));
     fputc('\n', f);
@@ -364,7 +359,7 @@ static void sc_print_target(FILE *f, tree var, const char *var_label, const char
   fprintf(f, GORC_ARCH_SC_JMP_VAR_ASM_FMT, var_label);
 }
 
-/* One 8-byte piece of code in the trampoline block, from label START
+/* One slot-sized piece of code in the trampoline block, from label START
    (a local label) to END: CFI when the unit has CFI, and a records range,
    both the entry state throughout (nothing touches the stack).  */
 static void sc_code_range_open(FILE *f, bool cfi)
@@ -375,7 +370,7 @@ static void sc_code_range_open(FILE *f, bool cfi)
 
 static void sc_code_range_close(FILE *f, bool cfi, const char *start, const char *end)
 {
-  fprintf(f, "\t.balign\t%d, %s\n", GORC_SC_TRAMP_SIZE, GORC_ARCH_TRAP_BYTE);
+  fprintf(f, "\t.balign\t%d, %s\n", GORC_ARCH_SC_TRAMP_SIZE, GORC_ARCH_TRAP_BYTE);
   if (cfi)
     fputs("\t.cfi_endproc\n", f);
   fprintf(f, "%s:\n", end);
@@ -439,7 +434,7 @@ static void sc_finish_unit(void *, void *)
   sc_code_range_open(f, cfi);
   fputs(GORC_ARCH_SC_RET0_ASM, f);
   sc_code_range_close(f, cfi, ret0, ret0_end);
-  fprintf(f, "\t.size\t%s, %d\n", GORC_SC_RET0_NAME, GORC_SC_TRAMP_SIZE);
+  fprintf(f, "\t.size\t%s, %d\n", GORC_SC_RET0_NAME, GORC_ARCH_SC_TRAMP_SIZE);
   for (unsigned i = 0; i < vars.length(); i++) {
     const char *name = sc_tramp_name(vars[i]);
     char start[32], end[32], varlabel[32];
@@ -447,11 +442,12 @@ static void sc_finish_unit(void *, void *)
     snprintf(end, sizeof end, ".Lgorc_sc_te%u_%u", u, i);
     snprintf(varlabel, sizeof varlabel, ".Lgorc_sc_v%u_%u", u, i);
     fprintf(f, "\t.balign\t%d\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n%s:\n",
-            GORC_SC_TRAMP_SIZE, name, name, name, name, start);
+            GORC_ARCH_SC_TRAMP_SIZE, name, name, name, name, start);
     sc_code_range_open(f, cfi);
     sc_print_target(f, vars[i], varlabel, ret0);
+    fprintf(f, GORC_ARCH_SC_TRAMP_TAIL_FMT, varlabel, varlabel);
     sc_code_range_close(f, cfi, start, end);
-    fprintf(f, "\t.size\t%s, %d\n", name, GORC_SC_TRAMP_SIZE);
+    fprintf(f, "\t.size\t%s, %d\n", name, GORC_ARCH_SC_TRAMP_SIZE);
   }
   fprintf(f, "\t.balign\t%d, %s\n\t.popsection\n", GORC_SC_BLOCK_SIZE, GORC_ARCH_TRAP_BYTE);
 
@@ -479,7 +475,8 @@ static void sc_finish_unit(void *, void *)
 
 /* ---- call sites (RTL, after the records pass) ----
 
-   Each call or sibling call to a trampoline is aligned to 8 bytes and gets
+   Each call or sibling call to a trampoline is aligned to 8 bytes on
+   x86-64 (an aarch64 bl/b is always patchable) and gets
    a label right before its instruction (a NOTE_INSN_DELETED_LABEL, as the records pass places
    them: final prints the label and nothing else, the code is unchanged)
    and an entry (site - ., trampoline - .) in gorc_static_call_sites, in
@@ -516,6 +513,8 @@ static rtx sc_tramp_call_target(rtx_insn *insn)
    such a call; nothing else in the function changes.  */
 static unsigned int sc_align_execute(function *fun)
 {
+  if (!GORC_ARCH_SC_SITES_NEED_ALIGN)
+    return 0;
   for (rtx_insn *insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
     if (!sc_tramp_call_target(insn))
       continue;
@@ -578,7 +577,7 @@ int gorc_static_calls_option(const char *key, const char *value)
 
 bool gorc_static_calls_enabled(void)
 {
-  return sc_enabled && GORC_ARCH_STATIC_CALLS;
+  return sc_enabled;
 }
 
 void gorc_static_calls_init(const char *plugin_name)

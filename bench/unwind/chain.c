@@ -36,10 +36,27 @@ int CHAIN_NAME(int depth, chain_leaf_fn leaf, void *arg)
 /* The mixed chain: m0 -> m1 -> ... -> m7 -> m0 ...  The asm clobbers
    force callee-saved registers (rbp among them in some) to be saved;
    the frame-pointer build (CHAIN_FP) cannot clobber rbp.  */
+/* The registers are named as on x86-64; cross-built for aarch64
+   (bench/unwind/aarch64.sh) they are callee-saved x19-x23 and x29.  */
+#ifdef __aarch64__
+#define RBX "x19"
+#define R12 "x20"
+#define R13 "x21"
+#define R14 "x22"
+#define R15 "x23"
+#define FRAME_REG "x29"
+#else
+#define RBX "rbx"
+#define R12 "r12"
+#define R13 "r13"
+#define R14 "r14"
+#define R15 "r15"
+#define FRAME_REG "rbp"
+#endif
 #ifdef CHAIN_FP
 #define RBP "memory"
 #else
-#define RBP "rbp"
+#define RBP FRAME_REG
 #endif
 typedef int (*mixed_fn)(int, chain_leaf_fn, void *);
 static mixed_fn const mixed_next[8];
@@ -55,14 +72,14 @@ static mixed_fn const mixed_next[8];
     return r + buf[depth % (bufsize)];                                        \
   }
 
-MIXED(0, 8, "rbx")
-MIXED(1, 40, "rbx", "r12")
-MIXED(2, 16, "rbx", RBP)
-MIXED(3, 200, "r12", "r13", "r14")
+MIXED(0, 8, RBX)
+MIXED(1, 40, RBX, R12)
+MIXED(2, 16, RBX, RBP)
+MIXED(3, 200, R12, R13, R14)
 MIXED(4, 24, RBP)
-MIXED(5, 72, "rbx", RBP, "r12", "r13")
+MIXED(5, 72, RBX, RBP, R12, R13)
 MIXED(6, 8, "memory")
-MIXED(7, 520, "rbx", "r15")
+MIXED(7, 520, RBX, R15)
 
 static mixed_fn const mixed_next[8] = { m1, m2, m3, m4, m5, m6, m7, m0 };
 
@@ -90,14 +107,14 @@ int MIXED_NAME(int depth, chain_leaf_fn leaf, void *arg)
     d_##g##4(int, chain_leaf_fn, void *), d_##g##5(int, chain_leaf_fn, void *), \
     d_##g##6(int, chain_leaf_fn, void *), d_##g##7(int, chain_leaf_fn, void *);
 #define DISTINCT_GROUP(g, G)                                                  \
-  DISTINCT(g, 0, g, 1, 8, "rbx")                                             \
-  DISTINCT(g, 1, g, 2, 40, "rbx", "r12")                                     \
-  DISTINCT(g, 2, g, 3, 16, "rbx", RBP)                                       \
-  DISTINCT(g, 3, g, 4, 200, "r12", "r13", "r14")                             \
+  DISTINCT(g, 0, g, 1, 8, RBX)                                             \
+  DISTINCT(g, 1, g, 2, 40, RBX, R12)                                     \
+  DISTINCT(g, 2, g, 3, 16, RBX, RBP)                                       \
+  DISTINCT(g, 3, g, 4, 200, R12, R13, R14)                             \
   DISTINCT(g, 4, g, 5, 24, RBP)                                              \
-  DISTINCT(g, 5, g, 6, 72, "rbx", RBP, "r12", "r13")                         \
+  DISTINCT(g, 5, g, 6, 72, RBX, RBP, R12, R13)                         \
   DISTINCT(g, 6, g, 7, 8, "memory")                                          \
-  DISTINCT(g, 7, G, 0, 520, "rbx", "r15")
+  DISTINCT(g, 7, G, 0, 520, RBX, R15)
 
 DISTINCT_DECL(a) DISTINCT_DECL(b) DISTINCT_DECL(c) DISTINCT_DECL(d) DISTINCT_DECL(e)
 DISTINCT_DECL(f) DISTINCT_DECL(g) DISTINCT_DECL(h) DISTINCT_DECL(i) DISTINCT_DECL(j)

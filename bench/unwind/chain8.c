@@ -17,7 +17,11 @@ __attribute__((noinline)) static int f2(chain_leaf_fn leaf, void *arg)
   volatile char buf[40];
   buf[0] = 2;
   int r = f3(leaf, arg);
+#ifdef __aarch64__
+  __asm__ volatile("" ::: "x19", "x20", "memory");
+#else
   __asm__ volatile("" ::: "rbx", "r12", "memory");
+#endif
   return r + buf[0];
 }
 

@@ -27,7 +27,13 @@
    walk-to-start --count METHOD WALKS, under valgrind --tool=callgrind
    --collect-atstart=no: the walk checked, then WALKS walks with callgrind
    collecting (and nothing else); prints "METHOD FRAMES WALKS" (or
-   "METHOD MISMATCH REASON").  */
+   "METHOD MISMATCH REASON").
+
+   Built with -DWALK_LIBGCC (aarch64, bench/unwind/aarch64.sh: no
+   libunwind for arm64 here, and no valgrind under qemu-user): the
+   methods are gorc_backtrace and libgcc's _Unwind_Backtrace, which is
+   also the reference the walks are checked against; --count runs its
+   walks without counting them.  */
 
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -36,9 +42,14 @@
 #include <string.h>
 #include <time.h>
 #include <dlfcn.h>
+#include <unwind.h>
+#ifdef WALK_LIBGCC
+#define CALLGRIND_TOGGLE_COLLECT ((void)0)
+#else
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
 #include <valgrind/callgrind.h>
+#endif
 #include "gorc.h"
 
 typedef int (*chain_leaf_fn)(void *arg);
@@ -69,16 +80,25 @@ static chain_entry_fn chain_entry(void)
 #define MAX_FRAMES 512
 #define STACK_PADS 9
 
-enum method { M_FP, M_GORC, M_UNW, M_GLIBC, NMETHODS };
+enum method { M_FP, M_GORC, M_UNW, M_GLIBC, M_GCC, NMETHODS };
 static const char *const method_names[NMETHODS] = {
-  "frame-pointer", "gorc_backtrace", "unw_backtrace", "glibc_backtrace"
+  "frame-pointer", "gorc_backtrace", "unw_backtrace", "glibc_backtrace", "_Unwind_Backtrace"
 };
 #ifdef FRAME_POINTERS
 static const enum method methods[] = { M_FP };
 #define EXPECTED_FRAMES (CHAIN_DEPTH + 3)
+#elif defined(WALK_LIBGCC)
+static const enum method methods[] = { M_GORC, M_GCC };
+#define EXPECTED_FRAMES (CHAIN_DEPTH + 5)
 #else
 static const enum method methods[] = { M_GORC, M_UNW, M_GLIBC };
 #define EXPECTED_FRAMES (CHAIN_DEPTH + 5)
+#endif
+/* The walk the others are checked against.  */
+#ifdef WALK_LIBGCC
+#define M_REF M_GCC
+#else
+#define M_REF M_UNW
 #endif
 #define NRUN (sizeof methods / sizeof methods[0])
 
@@ -100,6 +120,35 @@ __attribute__((noinline)) static int fp_backtrace(void **ips, int max)
       break;
     bp = next;
   }
+  return n;
+}
+
+struct gcc_walk {
+  void **ips;
+  int n, max;
+};
+
+static _Unwind_Reason_Code gcc_frame(struct _Unwind_Context *ctx, void *arg)
+{
+  struct gcc_walk *w = arg;
+  if (w->n >= w->max)
+    return _URC_END_OF_STACK;
+  w->ips[w->n++] = (void *)_Unwind_GetIP(ctx);
+  return _URC_NO_REASON;
+}
+
+/* libgcc's walk as backtrace(3): from its caller (_Unwind_Backtrace's
+   first frame is this function's, dropped), without the 0 that aarch64's
+   libgcc reports past _start.  */
+__attribute__((noinline)) static int gcc_backtrace(void **ips, int max)
+{
+  void *all[MAX_FRAMES + 1];
+  struct gcc_walk w = { all, 0, max + 1 < MAX_FRAMES + 1 ? max + 1 : MAX_FRAMES + 1 };
+  _Unwind_Backtrace(gcc_frame, &w);
+  int n = w.n > 0 ? w.n - 1 : 0;
+  while (n > 0 && all[n] == NULL)
+    n--;
+  memcpy(ips, all + 1, n * sizeof *ips);
   return n;
 }
 
@@ -143,8 +192,14 @@ __attribute__((noinline)) static int leaf(void *p)
       n = gorc_backtrace(job->ips, MAX_FRAMES);
     break;
   case M_UNW:
+#ifndef WALK_LIBGCC
     for (long i = 0; i < job->iters; i++)
       n = unw_backtrace(job->ips, MAX_FRAMES);
+#endif
+    break;
+  case M_GCC:
+    for (long i = 0; i < job->iters; i++)
+      n = gcc_backtrace(job->ips, MAX_FRAMES);
     break;
   case M_GLIBC:
     for (long i = 0; i < job->iters; i++)
@@ -166,8 +221,9 @@ static int cmp_double(const void *x, const void *y)
   return a < b ? -1 : a > b;
 }
 
-/* Why METHOD's walk WALK (N frames) is wrong, or NULL.  REF: unw_backtrace's
-   walk (REF_N frames), or NULL in the frame-pointer build.  */
+/* Why METHOD's walk WALK (N frames) is wrong, or NULL.  REF: the
+   reference method's walk (REF_N frames), or NULL in the frame-pointer
+   build.  */
 static const char *check_walk(enum method method, void **walk, int n, void **ref, int ref_n)
 {
   static char why[160];
@@ -179,16 +235,17 @@ static const char *check_walk(enum method method, void **walk, int n, void **ref
     snprintf(why, sizeof why, "%d frames, expected %d", n, EXPECTED_FRAMES);
     return why;
   }
-  if (ref && method != M_UNW) {
+  if (ref && method != M_REF) {
     if (ref_n != n) {
-      snprintf(why, sizeof why, "%d frames, unw_backtrace %d", n, ref_n);
+      snprintf(why, sizeof why, "%d frames, %s %d", n, method_names[M_REF], ref_n);
       return why;
     }
     /* Frame 0 is the return address into the leaf: each method's own
        call site there.  */
     for (int i = 1; i < n; i++)
       if (walk[i] != ref[i]) {
-        snprintf(why, sizeof why, "frame %d: %p, unw_backtrace %p", i, walk[i], ref[i]);
+        snprintf(why, sizeof why, "frame %d: %p, %s %p", i, walk[i], method_names[M_REF],
+                 ref[i]);
         return why;
       }
   }
@@ -200,7 +257,7 @@ static const char *check_walk(enum method method, void **walk, int n, void **ref
    return address into main.  */
 enum phase {
   P_COLD,        /* the process's first walk */
-  P_REFERENCE,   /* unw_backtrace's walk, the addresses the others must find */
+  P_REFERENCE,   /* M_REF's walk, the addresses the others must find */
   P_CHECK,       /* each method's walk, checked (and the method warmed up) */
   P_CALIBRATE,   /* each method: 10 walks, to size its batches */
   P_TIME,        /* placements outer, methods inner: a disturbance hits all */
@@ -311,7 +368,7 @@ static struct leaf_job *plan_next(struct plan *pl)
   enum method m = pl->run[pl->step % pl->nrun];
   switch (*pl->phase) {
   case P_REFERENCE:
-    plan_job(pl, M_UNW, 1, pl->ref, 16);
+    plan_job(pl, M_REF, 1, pl->ref, 16);
     break;
   case P_COLD:
   case P_CHECK:

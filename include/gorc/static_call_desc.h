@@ -16,9 +16,12 @@
      int32 site   (the call/jmp instruction - &site)
      int32 tramp  (the trampoline it calls - &tramp)
    Trampolines: section gorc_static_call_text, one page-aligned block per
-   unit: an 8-byte header (0xcc.., a cookie once libgorc aliased the page),
-   the 8-byte return-0 stub, then one 8-byte-aligned 8-byte trampoline per
-   variable, padded with 0xcc to a whole page.  */
+   unit, in slots of the machine's trampoline size: a header slot (its
+   first 8 bytes a cookie once libgorc aliased the page), the return-0
+   stub, then one slot-aligned trampoline per variable, padded to a whole
+   page with the machine's trap byte.  x86-64: 8-byte slots, 0xcc;
+   aarch64: 16-byte slots (the state instruction, then adrp/ldr/br x16
+   through the variable), zero bytes (udf #0).  */
 #define GORC_SC_VERSION 1
 #define GORC_SC_DESC_SIZE 16
 #define GORC_SC_NOTE_TYPE 2
@@ -30,7 +33,8 @@
 #define GORC_SC_NOTE_SECTION ".note.gorc.sc"
 #define GORC_SC_TRAMP_PREFIX "__gorc_sc_tramp_" /* + the variable's name */
 #define GORC_SC_RET0_NAME "__gorc_sc_ret0" /* local symbol, one per unit */
-#define GORC_SC_TRAMP_SIZE 8
+#define GORC_SC_TRAMP_SIZE_X86_64 8
+#define GORC_SC_TRAMP_SIZE_AARCH64 16
 #define GORC_SC_BLOCK_SIZE 4096
 
 #endif

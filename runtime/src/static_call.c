@@ -8,12 +8,15 @@
         callback, so the module cannot be unloaded meanwhile; dlopened
         libraries are found like any other module;
      3. stores the new target into the variable (release), then replaces
-        the trampoline's aligned 8-byte word with one aligned 8-byte
-        store: every state of that word is one instruction at offset 0
-        (jmp rel32 to the target or, for NULL, to the unit's return-0
-        stub; jmp *var(%rip) when rel32 cannot reach), int3 padded, so a
-        caller executes the old or the new instruction, never a mix, and
-        never resumes inside the word;
+        the trampoline's state with one aligned store of the port's word
+        (static_call_arch.h): every state is one instruction at offset 0
+        (x86-64: jmp rel32 to the target or, for NULL, to the unit's
+        return-0 stub, jmp *var(%rip) when rel32 cannot reach, int3
+        padded in an 8-byte word; aarch64: b, or nop into a fixed tail
+        through the variable, a 32-bit word), so a caller executes the
+        old or the new instruction, never a mix, and never resumes inside
+        the word; then the port's cache maintenance (aarch64: dc cvau,
+        ic ivau, dsb, isb);
      4. membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) so every
         thread serialises its instruction stream before it returns to
         user space.
@@ -292,17 +295,24 @@ static struct sc_module *sc_module_for(const struct sc_desc *start, const struct
   return m;
 }
 
+/* Store WORD at CODE (through the alias W when it has one) and make the
+   instruction fetch of this thread see it.  */
+static void sc_store_code(uintptr_t w, uintptr_t code, gorc_rt_sc_word word)
+{
+  __atomic_store_n((gorc_rt_sc_word *)w, word, __ATOMIC_RELEASE);
+  gorc_rt_sc_sync_icache(w, code);
+}
+
 /* Write WORD at TRAMP.  Returns a GORC_SC_VIA_* method or -errno.  */
 static int sc_patch(const struct sc_desc *start, const struct sc_desc *stop,
-                    uintptr_t tramp, uint64_t word)
+                    uintptr_t tramp, gorc_rt_sc_word word)
 {
   uintptr_t pg = tramp & ~(uintptr_t)(SC_PAGE - 1);
   if (!sc_no_alias) {
     struct sc_module *m = sc_module_for(start, stop);
     for (int i = 0; m && i < m->npages; i++) {
       if (m->page[i] == pg && m->aliased[i]) {
-        __atomic_store_n((uint64_t *)(m->rw + (size_t)i * SC_PAGE + (tramp - pg)), word,
-                         __ATOMIC_RELEASE);
+        sc_store_code((uintptr_t)(m->rw + (size_t)i * SC_PAGE + (tramp - pg)), tramp, word);
         return GORC_SC_VIA_ALIAS;
       }
     }
@@ -311,7 +321,7 @@ static int sc_patch(const struct sc_desc *start, const struct sc_desc *stop,
      running the trampoline right now.  */
   if (mprotect((void *)pg, SC_PAGE, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
     return -errno;
-  __atomic_store_n((uint64_t *)tramp, word, __ATOMIC_RELEASE);
+  sc_store_code(tramp, tramp, word);
   if (mprotect((void *)pg, SC_PAGE, PROT_READ | PROT_EXEC) != 0)
     return -errno;
   return GORC_SC_VIA_MPROTECT;
@@ -325,13 +335,11 @@ struct sc_site {
 };
 
 /* Point every patchable call site of TRAMP at DEST (the new target, the
-   return-0 stub, or TRAMP itself when DEST is out of rel32 range).  A
-   site is patchable when it is a `call rel32` (e8) or `jmp rel32` (e9)
-   whose rel32 lies inside one aligned 8-byte word: one aligned 8-byte
-   store then replaces it (the other bytes of the word are stored
-   unchanged; only libgorc writes code, under its mutex).  Sites are
-   grouped by page: one mprotect pair per page.  Returns the number of
-   sites rewritten.  */
+   return-0 stub, or TRAMP itself when DEST is out of the call's range),
+   each with one aligned store of the port's word (gorc_rt_sc_site_word:
+   x86-64, a call/jmp rel32 whose rel32 lies inside one aligned 8-byte
+   word; aarch64, every bl/b).  Sites are grouped by page: one mprotect
+   pair per page.  Returns the number of sites rewritten.  */
 static long sc_patch_sites_of(const struct sc_find *f, uintptr_t tramp, uintptr_t dest)
 {
   long n = 0;
@@ -344,10 +352,9 @@ static long sc_patch_sites_of(const struct sc_find *f, uintptr_t tramp, uintptr_
     if (t != tramp)
       continue;
     uintptr_t site = (uintptr_t)&s->site + (intptr_t)s->site;
-    unsigned char op = *(volatile unsigned char *)site;
-    int32_t rel;
     uintptr_t at;
-    if (!gorc_rt_sc_site_ok(site, op) || gorc_rt_sc_site_rel(site, dest, tramp, &rel, &at) != 0)
+    gorc_rt_sc_word w;
+    if (gorc_rt_sc_site_word(site, dest, tramp, &at, &w) != 0)
       continue;
     uintptr_t pg = site & ~(uintptr_t)(SC_PAGE - 1);
     if (pg != open_page) {
@@ -359,10 +366,7 @@ static long sc_patch_sites_of(const struct sc_find *f, uintptr_t tramp, uintptr_
     }
     if (!page_ok)
       continue;
-    uint64_t *word = (uint64_t *)(at & ~(uintptr_t)7);
-    uint64_t w = __atomic_load_n(word, __ATOMIC_RELAXED);
-    memcpy((unsigned char *)&w + (at & 7), &rel, 4);
-    __atomic_store_n(word, w, __ATOMIC_RELEASE);
+    sc_store_code(at, at, w);
     n++;
   }
   if (open_page && page_ok)
@@ -379,14 +383,13 @@ static int sc_update_in(const struct sc_desc *start, const struct sc_desc *stop,
     uintptr_t var = (uintptr_t)&d->var + (intptr_t)d->var;
     if (var != f->var)
       continue;
-    if (!GORC_RT_SC_PORTED)
-      return -ENOSYS; /* not patched on this machine yet: never a wrong patch */
     uintptr_t tramp = (uintptr_t)&d->tramp + (intptr_t)d->tramp;
-    uint64_t word;
-    if (tramp % GORC_SC_TRAMP_SIZE != 0 || !gorc_rt_sc_word_ok(*(volatile uint64_t *)tramp))
+    gorc_rt_sc_word word;
+    if (tramp % GORC_RT_SC_TRAMP_SIZE != 0 || !gorc_rt_sc_tramp_ok(tramp))
       return -EINVAL;
     uintptr_t ret0 = (uintptr_t)&d->ret0 + (intptr_t)d->ret0;
-    /* NULL: the unit's return-0 stub (xor %eax,%eax; ret).  */
+    /* NULL: the unit's return-0 stub (x86-64: xor %eax,%eax; ret;
+       aarch64: mov x0, xzr; ret).  */
     int r = gorc_rt_sc_encode(tramp, var, f->fn ? f->fn : ret0, &word);
     if (r < 0)
       return r;
