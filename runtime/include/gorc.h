@@ -1,7 +1,8 @@
 /* libgorc: async-signal-safe stack unwinding over gorc records.
 
-   Link with -lgorc (libgorc.a or libgorc.so).  Nothing happens at load:
-   a walk finds each module it meets (glibc's _dl_find_object), reads its
+   Link with -lgorc (libgorc.a or libgorc.so).  Almost nothing happens
+   at load (the main stack's bounds and which modules the program needs
+   are noted): a walk finds each module it meets (glibc's _dl_find_object), reads its
    gorc records (found through its .note.gorc) or, for code without
    records, its .eh_frame in place, and keeps the states of hot return
    addresses in a fixed-size cache.
