@@ -27,8 +27,8 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 
 # The symbol reader (include/gorc/elf_symbols.h) is the crash handler's,
 # the .eh_frame reader (include/gorc/eh_frame.h) libgorc's, run over the
-# bytes of a file; libgorc's x86-64 port (runtime/src/x86_64/arch.h)
-# gives the signal frame's layout.
+# bytes of a file, and the signal return code (include/gorc/sigreturn.h)
+# the one libgorc's ports look for.
 PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c tools/prof-data.c tools/prof-fold.c \
 	tools/prof-preload.c tools/prof-record.c tools/prof-feed.c tools/prof-perf.c \
 	tools/prof-unwind.c tools/prof-perfdata.c tools/prof-pprof.c tools/profile.pb-c.c \
@@ -36,9 +36,9 @@ PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c tools/prof-data.c tools/prof-fold
 PROF_HDRS = include/gorc/prof.h include/gorc/perf-sample.h tools/prof-svg.h tools/prof-data.h \
 	tools/prof-fold.h tools/prof-preload.h tools/prof-record.h tools/prof-perf.h \
 	tools/prof-unwind.h tools/prof-perfdata.h tools/prof-pprof.h tools/profile.pb-c.h \
-	include/gorc/elf_symbols.h include/gorc/eh_frame.h runtime/src/x86_64/arch.h $(TOOL_HDRS)
+	include/gorc/elf_symbols.h include/gorc/eh_frame.h include/gorc/sigreturn.h $(TOOL_HDRS)
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
-	$(CC) $(TOOL_CFLAGS) -Itools -Iruntime/src -o $@ $(PROF_SRCS) \
+	$(CC) $(TOOL_CFLAGS) -Itools -o $@ $(PROF_SRCS) \
 	  -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.

@@ -17,11 +17,11 @@
 #include <sys/ucontext.h>
 #include <unistd.h>
 
-#include "x86_64/arch.h"
 #include "common.h"
 #include "gorc/eh_frame.h"
 #include "elfload.h"
 #include "gorc/elf_symbols.h"
+#include "gorc/sigreturn.h"
 
 struct prof_module {
   char *path;
@@ -126,7 +126,7 @@ static int eh_open_hdr(struct prof_module *m)
     m->eh_bias = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset - l->p_vaddr;
     m->eh.lo = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset;
     m->eh.hi = m->eh.lo + l->p_filesz;
-    m->eh.machine = GORC_RT_MACHINE;
+    m->eh.machine = GORC_MACHINE_X86_64;
     m->eh.hdr = hdr.p_vaddr + m->eh_bias;
     m->eh.hdr_size = hdr.p_filesz;
     if (m->eh.hdr + m->eh.hdr_size > m->eh.hi)
@@ -225,7 +225,7 @@ static int eh_build_table(struct prof_module *m)
   }
   free(v);
   m->eh_table = t;
-  m->eh.machine = GORC_RT_MACHINE;
+  m->eh.machine = GORC_MACHINE_X86_64;
   m->eh.hdr = (uint64_t)base;
   m->eh.hdr_size = 12 + n * 16;
   m->eh.lo = (uint64_t)(uintptr_t)sec->data;
@@ -566,7 +566,7 @@ static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_st
 /* Does the code at file address PC of M start with glibc's __restore_rt?  */
 static int is_restore_rt(const struct prof_module *m, uint64_t pc)
 {
-  static const uint8_t code[GORC_RT_SIGRETURN_LEN] = GORC_RT_SIGRETURN_CODE;
+  static const uint8_t code[GORC_SIGRETURN_X86_64_LEN] = GORC_SIGRETURN_X86_64;
   for (size_t i = 0; i < m->nloads; i++) {
     const GElf_Phdr *l = &m->loads[i];
     if (pc < l->p_vaddr || pc - l->p_vaddr >= l->p_filesz)
@@ -578,11 +578,17 @@ static int is_restore_rt(const struct prof_module *m, uint64_t pc)
   return 0;
 }
 
+/* Where the x86-64 kernel saves an interrupted register in the ucontext
+   of a signal frame (this machine's ucontext_t: gorc-prof profiles its
+   own machine).  */
+#define UC_GREG(r) (offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (size_t)(r))
+
 /* A signal frame: at __restore_rt the stack pointer is at the ucontext
    the kernel saved; the interrupted registers are read from it.  */
 static int signal_frame(const struct stack_copy *s, struct frame *f)
 {
-  static const size_t uc_off[] = { GORC_RT_UC_IP, GORC_RT_UC_SP, GORC_RT_UC_FP, GORC_RT_UC_AUX };
+  static const size_t uc_off[] = { UC_GREG(REG_RIP), UC_GREG(REG_RSP), UC_GREG(REG_RBP),
+                                   UC_GREG(REG_RBX) };
   uint64_t v[4];
   for (unsigned i = 0; i < 4; i++) {
     uint64_t a = f->sp + uc_off[i];

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/ucontext.h>
 #include "gorc/format.h"
+#include "gorc/sigreturn.h"
 
 /* The machine whose records this runtime reads (the gorc note's).  */
 #define GORC_RT_MACHINE GORC_MACHINE_AARCH64
@@ -65,12 +66,10 @@ static inline size_t gorc_rt_uc_dwarf(unsigned r)
 }
 
 /* A signal frame's return address: the kernel's __kernel_rt_sigreturn
-   in the vDSO (glibc sets no SA_RESTORER on aarch64),
-   mov x8, #139 (rt_sigreturn); svc #0.  */
-#define GORC_RT_SIGRETURN_CODE { 0x68, 0x11, 0x80, 0xd2, 0x01, 0x00, 0x00, 0xd4 }
-#define GORC_RT_SIGRETURN_LEN 8
-/* Its svc, where an interrupted context may stand too.  */
-#define GORC_RT_SIGRETURN_SYSCALL_OFF 4
+   in the vDSO.  Its svc, where an interrupted context may stand too.  */
+#define GORC_RT_SIGRETURN_CODE GORC_SIGRETURN_AARCH64
+#define GORC_RT_SIGRETURN_LEN GORC_SIGRETURN_AARCH64_LEN
+#define GORC_RT_SIGRETURN_SYSCALL_OFF GORC_SIGRETURN_AARCH64_SYSCALL_OFF
 /* The signal frame at the trampoline: struct rt_sigframe is the
    siginfo, then the ucontext, at the handler's sp (its CFA).  */
 #define GORC_RT_SIGFRAME_UC_OFF sizeof(siginfo_t)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <sys/ucontext.h>
 #include "gorc/format.h"
+#include "gorc/sigreturn.h"
 
 /* The machine whose records this runtime reads (the gorc note's).  */
 #define GORC_RT_MACHINE GORC_MACHINE_X86_64
@@ -77,14 +78,12 @@ static inline size_t gorc_rt_uc_dwarf(unsigned r)
   return GORC_RT_UC_GREG(dwarf_to_greg[r]);
 }
 
-/* A signal frame's return address: glibc's __restore_rt,
-   mov $15, %rax; syscall.  */
-#define GORC_RT_SIGRETURN_CODE { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 }
-#define GORC_RT_SIGRETURN_LEN 9
-/* Its other instruction, the syscall, at this offset: an interrupted
-   context may stand there too (single-stepped through a handler's
-   return).  */
-#define GORC_RT_SIGRETURN_SYSCALL_OFF 7
+/* A signal frame's return address: glibc's __restore_rt.  Its other
+   instruction, the syscall, where an interrupted context may stand too
+   (single-stepped through a handler's return).  */
+#define GORC_RT_SIGRETURN_CODE GORC_SIGRETURN_X86_64
+#define GORC_RT_SIGRETURN_LEN GORC_SIGRETURN_X86_64_LEN
+#define GORC_RT_SIGRETURN_SYSCALL_OFF GORC_SIGRETURN_X86_64_SYSCALL_OFF
 /* The signal frame at __restore_rt: the handler's ret popped pretcode,
    so the ucontext starts at the stack pointer (struct rt_sigframe).  */
 #define GORC_RT_SIGFRAME_UC_OFF 0
