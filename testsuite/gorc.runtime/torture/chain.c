@@ -9,21 +9,15 @@
 /* { dg-gorc-runtime static } */
 
 #include <stdio.h>
-#include <alloca.h>
 #include "../support/rt-test.h"
 
 #define MAXD 200
 #define NIPS (2 * MAXD + 64)
+#define CHAIN_ALLOCA_STEP 8
+#include "../support/rt-chain.h"
 
-/* Expected return addresses from the top: rec(n) at 2n, next(n) at 2n+1.  */
-static void *exp_ra[2 * MAXD + 2];
 static void *ips[NIPS], *oracle[NIPS];
 static int cur_depth;
-volatile int sink;
-
-static int rec_a (int n);
-static int rec_b (int n);
-static int rec_c (int n);
 
 __attribute__((noinline, noclone)) static int
 capture (void)
@@ -65,53 +59,6 @@ capture (void)
   CHECK (i == rc, i);
   CHECK (gorc_cursor_step (&c) == 0, d);
   return rc;
-}
-
-__attribute__((noinline, noclone)) static int
-next (int n)
-{
-  int r;
-  exp_ra[2 * n + 1] = __builtin_return_address (0);
-  if (n % 3 == 0)
-    r = rec_a (n);
-  else if (n % 3 == 1)
-    r = rec_b (n);
-  else
-    r = rec_c (n);
-  __asm__ volatile ("" : : : "memory");	/* no tail call */
-  return r;
-}
-
-__attribute__((noinline, noclone)) static int
-rec_a (int n)
-{
-  exp_ra[2 * n] = __builtin_return_address (0);
-  int r = n == 0 ? capture () : next (n - 1);
-  sink += r;
-  return r + 1;
-}
-
-__attribute__((noinline, noclone)) static int
-rec_b (int n)
-{
-  volatile char buf[5000];
-  exp_ra[2 * n] = __builtin_return_address (0);
-  buf[n % 5000] = (char) n;
-  int r = n == 0 ? capture () : next (n - 1);
-  sink += r + buf[n % 5000];
-  return r + 1;
-}
-
-__attribute__((noinline, noclone)) static int
-rec_c (int n)
-{
-  char *p = alloca (16 + (n & 7) * 8);
-  exp_ra[2 * n] = __builtin_return_address (0);
-  p[0] = (char) n;
-  __asm__ volatile ("" : : "r" (p) : "memory");
-  int r = n == 0 ? capture () : next (n - 1);
-  sink += r + p[0];
-  return r + 1;
 }
 
 int
