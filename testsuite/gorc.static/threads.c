@@ -2,14 +2,13 @@
    updates it 2000 times (targets a, b, c and NULL, each update
    one 8-byte store into the trampoline).  Every call must land in a
    valid target (result 1, 2, 3, or 0 for NULL), never crash, and the
-   callers must see more than one target.  Afterwards no mapping is
+   callers must see more than one target: after each of the first four
+   updates the main thread waits until every caller has begun and
+   completed a whole batch of calls since (no time limit, so a loaded
+   machine changes nothing but the time taken).  Afterwards no mapping is
    writable and executable.  */
 /* { dg-do run } */
 /* { dg-gorc-static run } */
-#include <pthread.h>
-#include <sched.h>
-#include <stdatomic.h>
-#include <string.h>
 #include <time.h>
 #include "support/sc-test.h"
 
@@ -18,38 +17,7 @@
 #endif
 #define CALLERS 3
 #define UPDATES 2000
-
-NOIPA static int ta (int x) { return 1 + x * 0; }
-NOIPA static int tb (int x) { return 2 + x * 0; }
-NOIPA static int tc (int x) { return 3 + x * 0; }
-static int (*target) (int) GORC_STATIC_CALL = ta;
-
-static atomic_int stop, ready;
-static atomic_long batches;	/* bumped by callers every 100 calls */
-static long seen[CALLERS][4];
-static long bad[CALLERS];
-
-NOIPA static int call_target (int x) { return target (x); }
-
-static void *
-caller (void *arg)
-{
-  long id = (long) arg;
-  atomic_fetch_add (&ready, 1);
-  while (!atomic_load_explicit (&stop, memory_order_relaxed))
-    {
-      for (int i = 0; i < 100; i++)
-	{
-	  int r = call_target (i);
-	  if (r < 0 || r > 3)
-	    bad[id]++;
-	  else
-	    seen[id][r]++;
-	}
-      atomic_fetch_add_explicit (&batches, 1, memory_order_relaxed);
-    }
-  return NULL;
-}
+#include "support/sc-callers.h"
 
 int
 main (void)
@@ -58,17 +26,13 @@ main (void)
   SC_SETUP;
 #endif
   pthread_t t[CALLERS];
-  for (long i = 0; i < CALLERS; i++)
-    CHECK (pthread_create (&t[i], NULL, caller, (void *) i) == 0, i);
-  int (*const targets[4]) (int) = { ta, tb, tc, NULL };
-  while (atomic_load (&ready) < CALLERS)
-    sched_yield ();
+  start_callers (t);
   for (int u = 0; u < UPDATES; u++)
     {
       /* Let the callers run between updates (spinning, not yielding: a
 	 yield can cost a whole time slice), but never wait more than
 	 about 0.2 ms.  */
-      long b = atomic_load_explicit (&batches, memory_order_relaxed);
+      long b = all_batches ();
       struct timespec t0, t1;
       clock_gettime (CLOCK_MONOTONIC, &t0);
       do
@@ -76,21 +40,19 @@ main (void)
 	  __builtin_ia32_pause ();
 	  clock_gettime (CLOCK_MONOTONIC, &t1);
 	}
-      while (atomic_load_explicit (&batches, memory_order_relaxed) == b
+      while (all_batches () == b
 	     && (t1.tv_sec - t0.tv_sec) * 1000000000L + t1.tv_nsec - t0.tv_nsec < 200000);
       int r = gorc_static_call_update (target, targets[u % 4]);
       CHECK (r == 0, r);
       CHECK (gorc_static_call_last_method () == SC_METHOD, gorc_static_call_last_method ());
+      if (u < 4)
+	wait_for_callers ();
     }
-  atomic_store (&stop, 1);
+  stop_callers (t);
   long per[4] = { 0 };
   for (int i = 0; i < CALLERS; i++)
-    {
-      CHECK (pthread_join (t[i], NULL) == 0, i);
-      CHECK (bad[i] == 0, bad[i]);
-      for (int k = 0; k < 4; k++)
-	per[k] += seen[i][k];
-    }
+    for (int k = 0; k < 4; k++)
+      per[k] += seen[i][k];
   int kinds = 0;
   for (int k = 0; k < 4; k++)
     kinds += per[k] > 0;
