@@ -42,13 +42,7 @@ uint32_t gorc_rt_fast_word(const struct gorc_state *s)
     return 0;
   if (GORC_RT_RA_IN_REG)
     return ra_fields(s, w);
-  if (s->ra_off != -8)
-    return 0;
-  if (s->aux_kind == GORC_AUX_CFA && fast_slot(s->aux_off))
-    w |= (uint64_t)-s->aux_off << GORC_RT_W_J_SHIFT;
-  else if (s->aux_kind != GORC_AUX_SAME)
-    w |= GORC_RT_W_AUX_LOST;
-  return (uint32_t)w;
+  return s->ra_off == -8 ? (uint32_t)w : 0;
 }
 
 int gorc_rt_state(uint64_t pc, struct gorc_state *s, struct gorc_rt_module *m, int *has_module)

@@ -31,21 +31,22 @@
 /* A fast word: a state the inner loop follows with the registers in
    locals, 24 bits.  Never 0.
      bit 0        the CFA is fp + off (else sp + off)
-     bit 1        x86-64: rbx is unknown after this frame (gorc records);
-                  aarch64: the return address is signed (strip it)
+     bit 1        aarch64: the return address is signed (strip it);
+                  x86-64: 0
      bit 2        the outermost frame (the return address is undefined:
                   _start, a thread's start): the walk ends here, and
                   every other field is 0
      bits 3..13   off itself (a multiple of 8, 8..16376)
      bits 14..18  k: fp unchanged (0) or saved at CFA - 8k (1..31)
-     bits 19..23  j: x86-64: rbx unchanged (0) or saved at CFA - 8j
-                  (1..31), the return address being at CFA - 8;
-                  aarch64: the return address saved at CFA - 8j (1..31)
-   Each field is a mask or a shift and a mask away from what the loop
-   needs, and ignores bits 24 and up: the loop takes the low half of a
-   cache entry as the word.  */
+     bits 19..23  j: aarch64: the return address saved at CFA - 8j
+                  (1..31); x86-64: 0 (it is at CFA - 8)
+   A word says nothing of the aux register (x86-64's rbx): the inner loop
+   does not follow it, and a walk that turns out to need it walks again
+   with the general step (unwind.c).  Each field is a mask or a shift
+   and a mask away from what the loop needs, and ignores bits 24 and up:
+   the loop takes the low half of a cache entry as the word.  */
 #define GORC_RT_W_CFA_BP 1u
-#define GORC_RT_W_BIT1 2u
+#define GORC_RT_W_RA_SIGNED 2u
 #define GORC_RT_W_END 4u
 #define GORC_RT_W_OFF_MASK 0x3ff8u
 #define GORC_RT_W_BP_SHIFT 11          /* (w >> 11) & 0xf8 = 8k */
@@ -55,24 +56,6 @@
 #define GORC_RT_W_J_MASK (0x1fu << 19)
 #define GORC_RT_W_BP_FAR (0x10u << 14)    /* k >= 16: fp 128 bytes or more below */
 #define GORC_RT_W_J_FAR (0x10u << 19)     /* j >= 16 */
-
-/* What bit 1 and j mean on this machine: the aux register (rbx) where
-   a call pushes the return address, the return address where a call
-   leaves it in a register.  A field a machine does not have is 0, so
-   the loop's tests of it fold away.  */
-#if GORC_RT_RA_IN_REG
-#define GORC_RT_W_AUX_LOST 0u
-#define GORC_RT_W_AUX_MASK 0u
-#define GORC_RT_W_AUX_FAR 0u
-#define GORC_RT_W_RA_SIGNED GORC_RT_W_BIT1
-#define GORC_RT_W_RA_FAR GORC_RT_W_J_FAR
-#else
-#define GORC_RT_W_AUX_LOST GORC_RT_W_BIT1
-#define GORC_RT_W_AUX_MASK GORC_RT_W_J_MASK
-#define GORC_RT_W_AUX_FAR GORC_RT_W_J_FAR
-#define GORC_RT_W_RA_SIGNED 0u
-#define GORC_RT_W_RA_FAR 0u
-#endif
 
 static inline uint64_t gorc_rt_w_off(uint32_t w)
 {
@@ -85,17 +68,11 @@ static inline uint64_t gorc_rt_w_bp8(uint32_t w)
   return (w >> GORC_RT_W_BP_SHIFT) & GORC_RT_W_SLOT8_MASK;
 }
 
-/* 8j: how far below the CFA j's register is saved, 0 when it is not.  */
+/* 8j: how far below the CFA the return address is saved on a machine
+   that names it in the word.  */
 static inline uint64_t gorc_rt_w_j8(uint32_t w)
 {
   return (w >> GORC_RT_W_J_SHIFT) & GORC_RT_W_SLOT8_MASK;
-}
-
-/* How far below the CFA aux is saved, 0 when it is not (or when it is
-   unknown after the frame: GORC_RT_W_AUX_LOST, or the machine has none).  */
-static inline uint64_t gorc_rt_w_aux8(uint32_t w)
-{
-  return GORC_RT_W_AUX_MASK ? gorc_rt_w_j8(w) : 0;
 }
 
 /* How far below the CFA the return address is saved.  */

@@ -67,8 +67,15 @@ enum {
   F_AUX_KNOWN = 128,/* aux holds this frame's aux register */
   F_THREAD = 256,   /* hi is a non-main thread's thread pointer: [lo, hi) its stack */
   F_NOT_CODE = 512, /* the step stopped at an ip that is no code of a loaded module */
-  F_PROBE = 1024    /* [lo, hi) is only what the kernel showed readable: grow it by probes */
+  F_PROBE = 1024,   /* [lo, hi) is only what the kernel showed readable: grow it by probes */
+  F_AUX_SKIPPED = 2048 /* aux is not known because the walk's inner loop, which does not
+                          follow it, stepped frames that may have restored it */
 };
+
+/* What the general step returns (never through the API) when it needs
+   aux that the inner loop did not follow (F_AUX_SKIPPED): the walk then
+   starts again without the inner loop.  */
+#define WALK_AGAIN 100
 
 #define GORC_MAX_FRAMES 4096
 /* How far below a stack pointer the walk reads: the red zone, where an
@@ -117,7 +124,8 @@ static int rd_uc(const struct gorc_cursor *c, size_t off, uint64_t *out)
   return rd(c, a, out);
 }
 
-/* The value of DWARF register R in the current frame.  */
+/* The value of DWARF register R in the current frame.  Returns 0,
+   -GORC_EBADFRAME when it is not known, or -WALK_AGAIN (F_AUX_SKIPPED).  */
 static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
 {
   uint64_t flags = cstate(c)->flags;
@@ -133,10 +141,12 @@ static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
     *out = cstate(c)->aux;
     return 0;
   }
+  if (GORC_RT_HAS_AUX && r == GORC_RT_DWARF_AUX && (flags & F_AUX_SKIPPED))
+    return -WALK_AGAIN;
   if (r > GORC_RT_DWARF_MAX_GPR || r == GORC_RT_DWARF_FP
       || (GORC_RT_HAS_AUX && r == GORC_RT_DWARF_AUX) || !(flags & F_REGS))
-    return -1;
-  return rd_uc(c, gorc_rt_uc_dwarf(r), out);
+    return -GORC_EBADFRAME;
+  return rd_uc(c, gorc_rt_uc_dwarf(r), out) ? -GORC_EBADFRAME : 0;
 }
 
 /* Does the kernel let us read the 8 bytes at A (8-aligned)?  (For a
@@ -475,17 +485,18 @@ static int signal_frame(struct gorc_cursor *c)
   c->bp = bp;
   cstate(c)->uc = uc;
   cstate(c)->aux = aux;
-  cstate(c)->flags = (cstate(c)->flags & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN))
+  cstate(c)->flags = (cstate(c)->flags & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN | F_AUX_SKIPPED))
                      | F_REGS | F_NOADJ | (GORC_RT_HAS_AUX ? F_AUX_KNOWN : 0);
   cstate(c)->frames++;
   return 1;
 }
 
 /* The CFA of state ST in cursor C's frame, into *CFA.  Returns 0, 1 at
-   the outermost frame, or -enum gorc_error.  */
+   the outermost frame, -enum gorc_error or -WALK_AGAIN.  */
 static int frame_cfa(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t *cfa)
 {
   uint64_t v;
+  int rc;
   switch (st->cfa_kind) {
   case GORC_CFA_SP:
     *cfa = c->sp + (uint64_t)st->cfa_off;
@@ -500,25 +511,27 @@ static int frame_cfa(const struct gorc_cursor *c, const struct gorc_state *st, u
     *cfa = c->bp + (uint64_t)st->cfa_off;
     return 0;
   case GORC_CFA_REG:
-    if (reg_value(c, st->cfa_reg, &v))
-      return -GORC_EBADFRAME;
+    if ((rc = reg_value(c, st->cfa_reg, &v)) != 0)
+      return rc;
     *cfa = v + (uint64_t)st->cfa_off;
     return 0;
   case GORC_CFA_DEREF:
-    if (reg_value(c, st->cfa_reg, &v) || rd(c, v + (uint64_t)st->cfa_off, cfa))
-      return -GORC_EBADFRAME;
-    return 0;
+    if ((rc = reg_value(c, st->cfa_reg, &v)) != 0)
+      return rc;
+    return rd(c, v + (uint64_t)st->cfa_off, cfa) ? -GORC_EBADFRAME : 0;
   default:
     return -GORC_EUNDEFINED;
   }
 }
 
 /* The caller's fp after a frame with state ST and CFA CFA into *BP;
-   *UNKNOWN says whether it is known.  Returns 0 or -GORC_EBADFRAME.  */
+   *UNKNOWN says whether it is known.  Returns 0, -GORC_EBADFRAME or
+   -WALK_AGAIN.  */
 static int frame_bp(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t cfa,
                     uint64_t *bp, int *unknown)
 {
   uint64_t v;
+  int rc;
   switch (st->bp_kind) {
   case GORC_BP_SAME:
     return 0;
@@ -527,8 +540,9 @@ static int frame_bp(const struct gorc_cursor *c, const struct gorc_state *st, ui
     return rd(c, cfa + (uint64_t)st->bp_off, bp) ? -GORC_EBADFRAME : 0;
   case GORC_BP_REG:
     *unknown = 0;
-    return reg_value(c, st->bp_reg, &v) || rd(c, v + (uint64_t)st->bp_off, bp)
-               ? -GORC_EBADFRAME : 0;
+    if ((rc = reg_value(c, st->bp_reg, &v)) != 0)
+      return rc;
+    return rd(c, v + (uint64_t)st->bp_off, bp) ? -GORC_EBADFRAME : 0;
   default:
     *unknown = 1;
     *bp = 0;
@@ -623,6 +637,9 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
     aux_known = rd(c, cfa + (uint64_t)st.aux_off, &aux) == 0;
   else if (st.aux_kind != GORC_AUX_SAME)
     aux_known = 0;
+  /* A rule other than "same" decides aux, whatever the loop skipped.  */
+  if (st.aux_kind != GORC_AUX_SAME)
+    flags &= ~(uint64_t)F_AUX_SKIPPED;
   if (ra == 0) {
     cstate(c)->flags |= F_END;
     return 0;
@@ -654,18 +671,18 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
    (GORC_RT_W_END), so a walk to _start or a thread's start ends in the
    loop.
 
-   aux (where the port has it) is followed as the general step does:
-   unchanged (j = 0), restored from its slot (j = 1..31), or lost
-   (GORC_RT_W_AUX_LOST).  The loop only notes where the value is (aux_at)
-   and reads it once at the end.  A walk that does not know aux yet runs
-   a copy of the loop that follows nothing of it until a frame restores
-   it (fast_frames).
+   The loop does not follow aux (x86-64's rbx): only a CFA rule of
+   glibc's lazy-binding resolver needs it, and following it cost every
+   frame that saves rbx (most frames) a third of its instructions.  A
+   walk whose general step meets such a rule after the loop stepped
+   frames walks again, with the general step alone (WALK_AGAIN).
 
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
    [lo, hi) is inside the stack sp is on, with lo <= sp - BELOW_SP.  A CFA
-   is at most hi, so the return address slot is inside; fp, aux and
-   return address slots are at most 8 * 31 bytes below a CFA, and checked against lo unless
-   they are close enough to the CFA to be above sp (fast_loop).  */
+   is at most hi, so the return address slot is inside; fp and return
+   address slots are at most 8 * 31 bytes below a CFA, and checked
+   against lo unless they are close enough to the CFA to be above sp
+   (fast_loop).  */
 
 /* fast_loop's common branch reads slots less than 16 words below a CFA
    without checking them against lo: they are above the walk's first sp,
@@ -675,8 +692,7 @@ _Static_assert(((GORC_RT_W_BP_FAR >> GORC_RT_W_BP_SHIFT) & GORC_RT_W_SLOT8_MASK)
                && 16 * 8 <= BELOW_SP,
                "a slot nearer the CFA than a far one lies above the walk's first sp");
 struct walk_regs {
-  uint64_t ip, sp, bp, aux;
-  int aux_known;
+  uint64_t ip, sp, bp;
   uint64_t lo, hi;
   void **out, **end;
 };
@@ -685,26 +701,42 @@ struct walk_regs {
 enum fast_stop {
   FAST_MAX,        /* the output is full */
   FAST_END,        /* the outermost frame was reached: the walk is complete */
-  FAST_SLOW,       /* a frame the general step must take */
-  FAST_AUX         /* a frame that restores aux, met by the copy that does
-                      not follow it */
+  FAST_SLOW        /* a frame the general step must take */
 };
 
 #define LOAD_STACK(a) (*(const volatile uint64_t *)(uintptr_t)(a))
 
-/* Where the caller's aux is after a frame with word W and CFA CFA:
-   AUX_AT unchanged (aux not saved), 1 (lost) or the slot's address.  */
-static inline __attribute__((always_inline)) uint64_t aux_after(uint64_t aux_at, uint32_t w,
-                                                                 uint64_t cfa)
+/* fp, read when needed: the loop notes where the last frame that saved
+   fp put it, and reads that slot only for a CFA on fp and at its end
+   (most frames that save fp, as a callee-saved register, are followed by
+   frames that never use it).  The slot was checked when its frame was
+   stepped, and the stack above the walker does not change meanwhile.  */
+struct lazy_fp {
+  uint64_t value;   /* fp, unless a slot is pending */
+  uint64_t cfa;     /* the CFA of the frame that saved fp ... */
+  uint32_t w;       /* ... and its word; 0: no slot pending */
+};
+
+static inline __attribute__((always_inline)) void fp_saved(struct lazy_fp *fp, uint32_t w,
+                                                          uint64_t cfa)
 {
-  uint64_t j8 = gorc_rt_w_aux8(w);
-  if (w & GORC_RT_W_AUX_LOST)
-    return 1;
-  return j8 ? cfa - j8 : aux_at;
+  if (w & GORC_RT_W_BP_MASK) {
+    fp->cfa = cfa;
+    fp->w = w;
+  }
 }
 
-/* Are the slots of word W with CFA CFA (fp, and aux or the return
-   address) at or above LO?  */
+static inline __attribute__((always_inline)) uint64_t fp_value(struct lazy_fp *fp)
+{
+  if (fp->w) {
+    fp->value = LOAD_STACK(fp->cfa - gorc_rt_w_bp8(fp->w));
+    fp->w = 0;
+  }
+  return fp->value;
+}
+
+/* Are the slots of word W with CFA CFA (fp, and the return address where
+   the word names it) at or above LO?  */
 static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
 {
   return cfa - lo >= gorc_rt_w_bp8(w) && cfa - lo >= gorc_rt_w_j8(w);
@@ -713,17 +745,18 @@ static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
 /* The registers of the inner loop, in locals (the stores of return
    addresses could alias anything reached through a pointer).  */
 struct loop_regs {
-  uint64_t ip, sp, bp, aux_at;
+  uint64_t ip, sp;
+  struct lazy_fp fp;
   void **out;
 };
 
 /* A run of one return address (recursion): the frame just stepped
    returned into itself, L->ip, so the frames after it have its
    sp-based word W too, until a return address differs.  Every frame of
-   the run saved fp and aux (if at all) at the same place below its CFA,
-   so only the last frame's slots matter: the loop itself only follows
-   the CFA.  The slots need no check: the frame before passed the checks
-   of fast_loop on this stack, and the run's CFAs are higher.  Returns
+   the run saved fp (if at all) at the same place below its CFA, so only
+   the last frame's slot matters: the loop itself only follows the CFA.
+   The slots need no check: the frame before passed the checks of
+   fast_loop on this stack, and the run's CFAs are higher.  Returns
    FAST_MAX when the walk can go on in the inner loop.  */
 static inline __attribute__((always_inline)) enum fast_stop
 run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
@@ -752,12 +785,8 @@ run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
       break;
     }
   }
-  if (sp != run_sp) {
-    uint64_t k8 = gorc_rt_w_bp8(w);
-    if (k8)
-      l->bp = LOAD_STACK(sp - k8);
-    l->aux_at = aux_after(l->aux_at, w, sp);
-  }
+  if (sp != run_sp)
+    fp_saved(&l->fp, w, sp);
   l->sp = sp;
   l->out = out;
   return stop;
@@ -773,28 +802,26 @@ static __attribute__((noinline)) uint32_t word_of_other(struct gorc_rt_walk_modu
   return ra ? gorc_rt_word(wm, ra, slot) : 0;
 }
 
-/* The inner loop (see above); TRACK_AUX is a constant of each copy.  The
-   common frame (CFA = sp + off) costs a load of its cache entry, one
-   compare of the entry's key, one test of its word, the CFA's bounds,
-   the load of the return address and, when the frame saved fp, the load
-   of fp.  */
+/* The inner loop (see above).  The common frame (CFA = sp + off) costs
+   a load of its cache entry, one compare of the entry's key, one test of
+   its word, the CFA's bound, the load of the return address and, when
+   the frame saved fp, a note of where.  */
 static inline __attribute__((always_inline)) enum fast_stop
-fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
-          const int track_aux)
+fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm,
+                                unsigned *slot)
 {
-  uint64_t ip = r->ip, sp = r->sp, bp = r->bp, aux_at = 0;
+  uint64_t ip = r->ip, sp = r->sp;
+  struct lazy_fp fp = { r->bp, 0, 0 };
   void **out = r->out, **const end = r->end;
   const uint64_t hi = r->hi, lo = r->lo;
   /* Words the loop leaves to the careful branch: fp-based CFA, the
-     outermost frame, aux restored when this copy does not follow it, and
-     fp, aux or return address slots 128 bytes or more below the CFA.
-     For the others a CFA at most hi needs no other check: the return
-     address is below hi, and since sp >= lo + BELOW_SP (the caller's
-     promise, kept as sp only grows) and the CFA > sp, a slot less than
-     128 bytes below the CFA is at or above lo.  */
+     outermost frame, and fp or return address slots 128 bytes or more
+     below the CFA.  For the others a CFA at most hi needs no other
+     check: the return address is below hi, and since sp >= lo +
+     BELOW_SP (the caller's promise, kept as sp only grows) and the CFA >
+     sp, a slot less than 128 bytes below the CFA is at or above lo.  */
   const uint32_t careful_bits = GORC_RT_W_CFA_BP | GORC_RT_W_END | GORC_RT_W_BP_FAR
-                                | (track_aux ? GORC_RT_W_AUX_FAR : GORC_RT_W_AUX_MASK)
-                                | GORC_RT_W_RA_FAR;
+                                | GORC_RT_W_J_FAR;
   unsigned module_slot = *slot;
   uint64_t slot_key = gorc_rt_cache_slot_key(module_slot);
   enum fast_stop stop = FAST_MAX;
@@ -828,15 +855,11 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
         break;
       }
     } else {
-      if (!track_aux && (w & GORC_RT_W_AUX_MASK)) {
-        stop = FAST_AUX;
-        break;
-      }
       if (w & GORC_RT_W_END) {
         stop = FAST_END;
         break;
       }
-      cfa = (w & GORC_RT_W_CFA_BP ? bp : sp) + gorc_rt_w_off(w);
+      cfa = (w & GORC_RT_W_CFA_BP ? fp_value(&fp) : sp) + gorc_rt_w_off(w);
       if (cfa <= sp || (cfa & 7) || cfa > hi || !slots_inside(w, cfa, lo)) {
         stop = FAST_SLOW;
         break;
@@ -847,18 +870,15 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
     ra = LOAD_STACK(cfa - gorc_rt_w_ra8(w));
     if (w & GORC_RT_W_RA_SIGNED)
       ra = gorc_rt_strip_ra(ra);
-    if (w & GORC_RT_W_BP_MASK)
-      bp = LOAD_STACK(cfa - gorc_rt_w_bp8(w));
-    if (track_aux)
-      aux_at = aux_after(aux_at, w, cfa);
+    fp_saved(&fp, w, cfa);
     int recursion = ra == ip && !(w & GORC_RT_W_CFA_BP);
     ip = ra;
     sp = cfa;
     *out++ = (void *)(uintptr_t)ra;
     if (__builtin_expect(recursion, 0)) {
-      struct loop_regs l = { ip, sp, bp, aux_at, out };
+      struct loop_regs l = { ip, sp, fp, out };
       stop = run_frames(&l, w, hi, end);
-      ip = l.ip, sp = l.sp, bp = l.bp, aux_at = l.aux_at, out = l.out;
+      ip = l.ip, sp = l.sp, fp = l.fp, out = l.out;
       if (stop != FAST_MAX)
         break;
     }
@@ -870,35 +890,19 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
   }
   r->ip = ip;
   r->sp = sp;
-  r->bp = bp;
+  r->bp = fp_value(&fp);
   r->out = out;
-  if (aux_at == 1) {
-    r->aux_known = 0;
-  } else if (aux_at) {
-    r->aux = LOAD_STACK(aux_at);
-    r->aux_known = 1;
-  }
   *slot = module_slot;
   return stop;
 }
 
-/* The inner loop, in a copy that follows aux from the first frame that
-   restores it from its slot (or from the start, when the walk knows it):
-   glibc's x86-64 resolver has a CFA rule on rbx, and _dl_fixup, below
-   it, saves rbx.  Inlined into the two walks: their registers go straight
-   into the loop's.  */
-static inline __attribute__((always_inline)) enum fast_stop fast_frames(struct walk_regs *r,
-                                                            struct gorc_rt_walk_modules *wm,
-                                                            unsigned *slot)
+/* The flags of a cursor after the inner loop stepped frames: aux is not
+   known, and only because the loop did not follow it.  */
+static uint64_t aux_skipped(uint64_t flags)
 {
   if (!GORC_RT_HAS_AUX)
-    return fast_loop(r, wm, slot, 0);
-  if (!r->aux_known) {
-    enum fast_stop stop = fast_loop(r, wm, slot, 0);
-    if (stop != FAST_AUX)
-      return stop;
-  }
-  return fast_loop(r, wm, slot, 1);
+    return flags;
+  return (flags & ~(uint64_t)F_AUX_KNOWN) | F_AUX_SKIPPED;
 }
 
 /* A walk that stopped at MAX stored its last return address RA without
@@ -912,18 +916,26 @@ static int last_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t
          || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
 }
 
+/* How walk_on takes frames.  */
+enum walk_mode {
+  WALK_LOOP_FIRST,   /* the inner loop first, the general step where it stops */
+  WALK_STEP_FIRST,   /* the same after one general step (the loop just stopped here) */
+  WALK_STEPS_ONLY    /* the general step alone: the walk again (WALK_AGAIN) */
+};
+
 /* Go on walking C, whose ip is ips[N - 1], up to MAX addresses: fast
    frames in the inner loop; anything else (signal frames, DRAP rules, a
-   lost fp, aux to restore, errors, the first frame of a signal context)
-   through gorc_rt_cursor_step, which decides it exactly as for one frame.
-   FAST_FIRST: try the inner loop first.  Returns the step's last result
-   (1: stopped at MAX, 0: the outermost frame) and stores the number of
+   lost fp, errors, the first frame of a signal context) through
+   gorc_rt_cursor_step, which decides it exactly as for one frame.
+   Returns the step's last result (1: stopped at MAX, 0: the outermost
+   frame, -enum gorc_error or -WALK_AGAIN) and stores the number of
    addresses in *COUNT.  A return address that is no code (the step says
    so, or the walk stopped at MAX right after it) is not kept.  */
-static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_first,
+static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_mode mode,
                    struct gorc_rt_walk_modules *wm, unsigned *slot, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
+  int loop_next = mode == WALK_LOOP_FIRST;
   int rc = 1;
   while (n < max) {
     uint64_t flags = cstate(c)->flags;
@@ -936,16 +948,15 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
       lo = cstate(c)->alo;
       hi = cstate(c)->ahi;
     }
-    if (fast_first && !(flags & slow) && !(sp & 7) && sp - BELOW_SP >= lo && sp < hi) {
-      struct walk_regs r = { c->ip, sp, c->bp, cstate(c)->aux, (flags & F_AUX_KNOWN) != 0,
-                             lo, hi, ips + n, ips + max };
-      enum fast_stop stop = fast_frames(&r, wm, slot);
+    if (loop_next && !(flags & slow) && !(sp & 7) && sp - BELOW_SP >= lo && sp < hi) {
+      struct walk_regs r = { c->ip, sp, c->bp, lo, hi, ips + n, ips + max };
+      enum fast_stop stop = fast_loop(&r, wm, slot);
       int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
       c->bp = r.bp;
-      cstate(c)->aux = r.aux_known ? r.aux : 0;
-      flags = r.aux_known ? flags | F_AUX_KNOWN : flags & ~(uint64_t)F_AUX_KNOWN;
+      if (stepped)
+        flags = aux_skipped(flags);
       cstate(c)->flags = stop == FAST_END ? flags | F_END : flags;
       cstate(c)->frames += (unsigned)stepped;
       n += stepped;
@@ -956,7 +967,7 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, int fast_f
       if (n >= max)
         break;
     }
-    fast_first = 1;
+    loop_next = mode != WALK_STEPS_ONLY;
     rc = gorc_rt_cursor_step(c);
     if (rc <= 0) {
       if (rc == -GORC_EBADFRAME && n > 1 && (cstate(c)->flags & F_NOT_CODE))
@@ -981,9 +992,15 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
     *count = 0;
     return 1;
   }
+  struct gorc_cursor start = *c;
   unsigned slot = gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)c->ip;
-  return walk_on(c, ips, 1, max, 1, &wm, &slot, count);
+  int rc = walk_on(c, ips, 1, max, WALK_LOOP_FIRST, &wm, &slot, count);
+  if (rc == -WALK_AGAIN) {
+    *c = start;
+    rc = walk_on(c, ips, 1, max, WALK_STEPS_ONLY, &wm, &slot, count);
+  }
+  return rc;
 }
 
 /* gorc_backtrace's walk, from its caller's registers.  The common case,
@@ -1003,8 +1020,8 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
   }
   unsigned slot = gorc_rt_walk_modules_init(&wm);
   ips[0] = (void *)(uintptr_t)ip;
-  struct walk_regs r = { ip, sp, bp, 0, 0, lo, hi, ips + 1, ips + max };
-  enum fast_stop stop = fast_frames(&r, &wm, &slot);
+  struct walk_regs r = { ip, sp, bp, lo, hi, ips + 1, ips + max };
+  enum fast_stop stop = fast_loop(&r, &wm, &slot);
   int n = (int)(r.out - ips);
   if (stop == FAST_END) {
     *count = n;
@@ -1021,10 +1038,13 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
   /* What the inner loop left: through the cursor, from the general step
      on.  */
   gorc_rt_cursor_start(&c, r.ip, r.sp, r.bp, NULL);
-  if (r.aux_known) {
-    cstate(&c)->aux = r.aux;
-    cstate(&c)->flags |= F_AUX_KNOWN;
-  }
+  if (n > 1)
+    cstate(&c)->flags = aux_skipped(cstate(&c)->flags);
   cstate(&c)->frames = (unsigned)(n - 1);
-  return walk_on(&c, ips, n, max, 0, &wm, &slot, count);
+  int rc = walk_on(&c, ips, n, max, WALK_STEP_FIRST, &wm, &slot, count);
+  if (rc == -WALK_AGAIN) {
+    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
+    rc = walk_on(&c, ips, 1, max, WALK_STEPS_ONLY, &wm, &slot, count);
+  }
+  return rc;
 }
