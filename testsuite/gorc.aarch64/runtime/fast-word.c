@@ -42,7 +42,7 @@ check_words (void)
   CHECK (gorc_rt_w_bp8 (w) == 32, w);
   CHECK (gorc_rt_w_ra8 (w) == 24, w);
   CHECK ((w & GORC_RT_W_RA_SIGNED) != 0, w);
-  CHECK ((w & (GORC_RT_W_CFA_BP | GORC_RT_W_END | GORC_RT_W_RA_FAR)) == 0, w);
+  CHECK ((w & (GORC_RT_W_CFA_BP | GORC_RT_W_END | GORC_RT_W_J_FAR)) == 0, w);
   s.ra_signed = 0;
   CHECK ((gorc_rt_fast_word (&s) & GORC_RT_W_RA_SIGNED) == 0, 1);
   /* The entry state: the return address is in x30.  */
@@ -51,7 +51,7 @@ check_words (void)
   /* A slot 20 words below the CFA: the careful branch.  */
   s = saved_ra_state (256, -168, -160, 0);
   w = gorc_rt_fast_word (&s);
-  CHECK (w != 0 && (w & GORC_RT_W_RA_FAR) && gorc_rt_w_ra8 (w) == 160, w);
+  CHECK (w != 0 && (w & GORC_RT_W_J_FAR) && gorc_rt_w_ra8 (w) == 160, w);
   /* A slot the word cannot name (above the CFA).  */
   s = saved_ra_state (32, -32, 8, 0);
   CHECK (gorc_rt_fast_word (&s) == 0, 3);
