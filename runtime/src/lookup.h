@@ -5,9 +5,9 @@
    gorc records (records.c), else its .eh_frame (eh_lookup.c).  States
    the walk's inner loop can follow (a "fast word", below: the outermost
    frame is one too) are kept in a direct-mapped cache keyed by the
-   address: 32768 entries of one 64-bit word each, reserved as
-   zero-filled memory up front (256 KiB of address space, paid for in RSS
-   only as entries are used), written and read without a lock, also from
+   address: 32768 entries of one 64-bit word each (aarch64: 65536),
+   reserved as zero-filled memory up front (256 KiB of address space,
+   aarch64 512 KiB, paid for in RSS only as entries are used), written and read without a lock, also from
    signal handlers: an entry is one atomic word.
 
    An entry names the module slot its state came from, and a walk asks
@@ -83,33 +83,36 @@ static inline uint64_t gorc_rt_w_ra8(uint32_t w)
 
 /* The cache, keyed by return address: the entry for PC holds the state
    of PC - 1, the call that pushed PC (the walk's inner loop looks up
-   nothing else, and needs no subtraction before its load).  Entry
-   (PC ^ PC >> 15) & (GORC_RT_CACHE_SIZE - 1) may hold PC (the high bits
-   are folded in: code at one offset of libraries mapped 32 KiB or 2 MiB
-   apart must not share an entry).  An entry is
+   nothing else, and needs no subtraction before its load).  User-space
+   code lies below 2^V, V = GORC_RT_VA_BITS of the port (x86-64 47;
+   aarch64 48: Linux maps programs at 0xaaaa... and libraries at
+   0xffff... there), and the cache has 2^B entries, B = V - 32 (x86-64
+   32768, aarch64 65536).  Entry (PC ^ PC >> B) & (2^B - 1) may hold PC
+   (the high bits are folded in: code at one offset of libraries mapped
+   2^B bytes or 2 MiB apart must not share an entry).  An entry is
    KEY << 24 | the fast word, 0 when empty, where the key of PC from
-   module slot SLOT is (PC >> 7) ^ SLOT ^ GORC_RT_CACHE_KEY_SALT: bits 15
-   and up of PC (the tag: no user-space address is above 2^47; with the
-   entry's index it gives the whole address) and, in the low 8 bits, the
-   slot mixed with PC's bits 7..14, which the tag and index fix.  So one
-   compare of the entry's top 40 bits checks tag and slot together, and
-   the slot is the key's low 8 bits mixed back.  The salt makes an empty
-   entry (key 0) match only addresses in the last 32 KiB below 2^47:
-   on x86-64 no code is there (the kernel keeps the top page unmapped and
-   the stack below it); where the port says code may be there
-   (GORC_RT_CACHE_EMPTY_MAY_MATCH: aarch64, whose 48-bit address space
-   goes on above), the walk's inner loop takes an empty entry for no
-   word.  */
-#define GORC_RT_CACHE_BITS 15
+   module slot SLOT is (PC >> (B - 8)) ^ SLOT ^ GORC_RT_CACHE_KEY_SALT:
+   bits B and up of PC (the tag, 32 bits; with the entry's index it
+   gives the whole address) and, in the low 8 bits, the slot mixed with
+   PC's bits B - 8 .. B - 1, which the tag and index fix.  So one compare
+   of the entry's top 40 bits checks tag and slot together, and the slot
+   is the key's low 8 bits mixed back.  An address of 2^V or more never
+   matches (its tag is wider).  The salt makes an empty entry (key 0)
+   match only addresses in the last 2^B bytes below 2^V: no code is
+   there (the stack is, below the unmapped top page); where the port
+   cannot promise that (GORC_RT_CACHE_EMPTY_MAY_MATCH), the walk's inner
+   loop also takes an empty entry for no word.  */
+#define GORC_RT_CACHE_TAG_BITS 32
+#define GORC_RT_CACHE_BITS (GORC_RT_VA_BITS - GORC_RT_CACHE_TAG_BITS)
 #define GORC_RT_CACHE_SIZE (1u << GORC_RT_CACHE_BITS)
 #define GORC_RT_CACHE_KEY_SHIFT 24
-#define GORC_RT_CACHE_SLOT_PC_SHIFT 7
+#define GORC_RT_CACHE_SLOT_PC_SHIFT (GORC_RT_CACHE_BITS - 8)
 #define GORC_RT_CACHE_WORD_MASK 0xffffffu
-#define GORC_RT_CACHE_MAX_PC (1ull << 47)
+#define GORC_RT_CACHE_MAX_PC (1ull << GORC_RT_VA_BITS)
 #define GORC_RT_CACHE_KEY_SALT ((GORC_RT_CACHE_MAX_PC - 1) >> GORC_RT_CACHE_BITS << 8)
 _Static_assert(GORC_RT_MODULE_SLOTS == 1u << (GORC_RT_CACHE_BITS - GORC_RT_CACHE_SLOT_PC_SHIFT),
                "the key's low bits hold every slot number");
-_Static_assert(47 - GORC_RT_CACHE_SLOT_PC_SHIFT + GORC_RT_CACHE_KEY_SHIFT <= 64,
+_Static_assert(GORC_RT_VA_BITS - GORC_RT_CACHE_SLOT_PC_SHIFT + GORC_RT_CACHE_KEY_SHIFT <= 64,
                "an entry holds the key of every user-space address");
 
 GORC_HIDDEN extern _Atomic uint64_t gorc_rt_cache[GORC_RT_CACHE_SIZE];
@@ -200,8 +203,8 @@ static inline unsigned gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm
 }
 
 /* The fast word of return address RA if the cache holds it for module
-   slot SLOT (one this walk checked); else 0.  An address of 2^47 or more
-   never matches (its tag is wider than an entry's).  */
+   slot SLOT (one this walk checked); else 0.  An address of 2^VA_BITS or
+   more never matches (its tag is wider than an entry's).  */
 static inline uint32_t gorc_rt_cache_word_of(uint64_t slot, uint64_t ra)
 {
   uint64_t e = gorc_rt_cache_entry(ra);

@@ -842,7 +842,7 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm,
       module_slot = other;
       slot_key = gorc_rt_cache_slot_key(module_slot);
     } else if (GORC_RT_CACHE_EMPTY_MAY_MATCH && __builtin_expect(e == 0, 0)) {
-      /* An empty entry's key matched: PC lies in the 32 KiB below 2^47
+      /* An empty entry's key matched: PC lies just below 2^VA_BITS
          (lookup.h), where this machine may have code.  */
       stop = FAST_SLOW;
       break;

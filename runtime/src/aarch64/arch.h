@@ -34,9 +34,15 @@
 #define GORC_RT_RA_IN_REG 1
 #define GORC_RT_DWARF_LR GORC_DWARF_X30
 
-/* A kernel with 48-bit virtual addresses may map code in the 32 KiB
-   below 2^47, whose addresses an empty PC cache entry matches
-   (lookup.h); code above 2^47 is never cached.  */
+/* User space ends at 2^48 (48-bit virtual addresses; a 52-bit kernel
+   maps above it only where a program asks), and Linux maps programs at
+   0xaaaa... and libraries at 0xffff...: the PC cache's keys cover all of
+   it.  */
+#define GORC_RT_VA_BITS 48
+
+/* An empty PC cache entry matches the addresses of the 64 KiB below
+   2^48 (lookup.h), where the stack is; nothing in the ABI forbids code
+   there, so the loop does not trust an empty entry.  */
 #define GORC_RT_CACHE_EMPTY_MAY_MATCH 1
 
 /* RA with its pointer authentication code stripped

@@ -36,9 +36,13 @@
 #define GORC_RT_RA_IN_REG 0
 #define GORC_RT_DWARF_LR GORC_DWARF_RA
 
+/* User space ends at 2^47 (4-level paging; 5-level paging maps above
+   it only where a program asks): the PC cache's keys cover it.  */
+#define GORC_RT_VA_BITS 47
+
 /* No code lies in the 32 KiB below 2^47, whose addresses an empty PC
-   cache entry matches (lookup.h): user space ends at 2^47, with the
-   stack below its unmapped top page.  */
+   cache entry matches (lookup.h): the stack is there, below the
+   unmapped top page.  */
 #define GORC_RT_CACHE_EMPTY_MAY_MATCH 0
 
 /* The return address as code may use it: x86-64 does not sign them.  */

@@ -57,6 +57,36 @@ check_words (void)
   CHECK (gorc_rt_fast_word (&s) == 0, 3);
 }
 
+/* Linux on arm64 hardware (48-bit virtual addresses) maps programs at
+   0xaaaa... and libraries at 0xffff..., above 2^47; qemu-user on this
+   x86-64 host maps them low, so the walk never meets such an address
+   here: the cache's key, slot and address are checked for them alone.  */
+static void
+check_high_keys (void)
+{
+  static const uint64_t pcs[] = { 0xaaaaaaab1234ull, 0xffffa7f01a3cull, 0x7ffff7a01234ull,
+                                  0x5500000680ull };
+  CHECK (GORC_RT_CACHE_MAX_PC == 1ull << 48, 0);
+  for (unsigned i = 0; i < sizeof pcs / sizeof pcs[0]; i++) {
+    uint64_t pc = pcs[i], index = gorc_rt_cache_index (pc);
+    unsigned slot = 37 + i;
+    uint64_t e = gorc_rt_cache_make (slot, pc, 0x12345);
+    CHECK (gorc_rt_cache_tag_matches (e, pc), i);
+    CHECK (gorc_rt_cache_slot (e, pc) == slot, i);
+    CHECK (gorc_rt_cache_pc (e, index) == pc, i);
+    CHECK ((e & GORC_RT_CACHE_WORD_MASK) == 0x12345, i);
+    CHECK ((e >> GORC_RT_CACHE_KEY_SHIFT) == gorc_rt_cache_key (slot, pc), i);
+    CHECK ((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key (slot + 1, pc), i);
+    /* The same index, another address: bit 47, or above 2^48.  */
+    uint64_t other = pc ^ (1ull << 47);
+    CHECK (gorc_rt_cache_index (other) == index, i);
+    CHECK (!gorc_rt_cache_tag_matches (e, other), i);
+    CHECK ((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key (slot, other), i);
+    CHECK (!gorc_rt_cache_tag_matches (e, pc | 1ull << 48), i);
+    CHECK ((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key (slot, pc | 1ull << 48), i);
+  }
+}
+
 __attribute__((noinline, noclone)) static int
 capture (void)
 {
@@ -77,6 +107,7 @@ int
 main (void)
 {
   check_words ();
+  check_high_keys ();
   rec (5);
   rec (5);
   /* rec's return addresses (ips[1..6]) and main's: the cache has their
