@@ -165,6 +165,10 @@ check: all deps-if-missing
 # timings measure libgorc and are run for $(CC) only.
 BENCH_OTHER_GCCS ?= $(foreach m,$(filter-out $(CC_MAJOR),$(SUPPORTED_GCC)),\
 	$(if $(shell command -v gcc-$(m)),gcc-$(m)))
+# The plugin for them is built by a make named through this variable: a
+# recipe line that names $(MAKE) itself runs even under `make -n`, and
+# this one runs the bench.
+BENCH_PLUGIN_MAKE = $(MAKE) -s
 
 # aarch64 (when the cross tools are installed): the records' size against
 # .eh_frame(+hdr) and .sframe of the C programs cross-built, and the walks
@@ -185,7 +189,7 @@ bench: all
 	  bench/run.sh)
 	$(if $(HAVE_AARCH64),GORC_ROOT=$(CURDIR) AARCH64_CC=$(AARCH64_CC) bench/unwind/aarch64.sh)
 	test "$$BENCH_ONLY" = unwind || for cc in $(BENCH_OTHER_GCCS); do \
-	  $(MAKE) -s PLUGIN_CC=$$cc all && \
+	  $(BENCH_PLUGIN_MAKE) PLUGIN_CC=$$cc all && \
 	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \
 	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
 
