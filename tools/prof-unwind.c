@@ -243,7 +243,7 @@ static void module_load(struct prof_module *m)
 {
   size_t nph = 0;
   GElf_Phdr ph;
-  if (gorc_elf_open(&m->elf, m->path) != 0 || m->elf.is_rel)
+  if (gorc_elf_open_sections(&m->elf, m->path) != 0 || m->elf.is_rel)
     return;
   if (elf_getphdrnum(m->elf.elf, &nph) != 0)
     return;
@@ -368,7 +368,7 @@ const char *prof_modules_save(const char *from, const char *key, const char *nam
   memset(&copy, 0, sizeof copy);
   const char *path = NULL;
   /* read whole (and checked to be ELF) by the tools' loader */
-  if (gorc_elf_open(&copy, from) == 0)
+  if (gorc_elf_open_sections(&copy, from) == 0)
     path = scratch_write(key, name, copy.buf, copy.size);
   gorc_elf_close(&copy);
   return path;
