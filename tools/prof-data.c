@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void *prof_xmalloc(size_t n)
 {
@@ -24,6 +25,17 @@ void *prof_xrealloc(void *p, size_t n)
     fprintf(stderr, "gorc-prof: out of memory\n");
     exit(2);
   }
+  return p;
+}
+
+void *prof_xmalloc_huge(size_t n)
+{
+  void *p;
+  if (posix_memalign(&p, PROF_HUGE_PAGE, n ? n : 1) != 0) {
+    fprintf(stderr, "gorc-prof: out of memory\n");
+    exit(2);
+  }
+  madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it, small pages */
   return p;
 }
 

@@ -189,7 +189,7 @@ static int read_attrs(struct perf_file *f)
    is read again with every record held and sorted at once.  */
 
 #define DATA_CHUNK (256 * 1024)       /* bytes per read: stays in the caches */
-#define DATA_BUFFER (512 * 1024)     /* the buffer's first size: two rounds or so */
+#define DATA_BUFFER PROF_HUGE_PAGE    /* the buffer's first size: several rounds */
 
 struct rec_ref {
   uint64_t time, offset;
@@ -239,7 +239,11 @@ static void data_room(struct data_reader *r, uint64_t at)
   }
   if (r->cap - r->len < DATA_CHUNK) {
     r->cap = r->cap ? 2 * r->cap : DATA_BUFFER;
-    r->buf = prof_xrealloc(r->buf, r->cap);
+    uint8_t *buf = prof_xmalloc_huge(r->cap);
+    if (r->len)
+      memcpy(buf, r->buf, r->len);
+    free(r->buf);
+    r->buf = buf;
   }
 }
 
