@@ -107,6 +107,31 @@ const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, s
   return "[unknown]";
 }
 
+/* The names of one process's addresses met so far: most frames are at
+   addresses met before, and naming one (its mapping, its file's table
+   bisected, the aliases there) costs more than the rest of folding it.
+   Direct-mapped by address; a made-up name (in TMP) is not kept.  */
+#define NAME_CACHE_SIZE 4096
+
+struct name_cache {
+  uint64_t pc[NAME_CACHE_SIZE];
+  const char *name[NAME_CACHE_SIZE];  /* NULL: empty */
+};
+
+static const char *cached_name(struct name_cache *c, const struct prof_proc *p, uint64_t pc,
+                               char *tmp, size_t tmplen)
+{
+  size_t i = (pc ^ pc >> 12) & (NAME_CACHE_SIZE - 1);
+  if (c->name[i] && c->pc[i] == pc)
+    return c->name[i];
+  const char *name = prof_frame_name(p, pc, tmp, tmplen);
+  if (name != tmp) {
+    c->pc[i] = pc;
+    c->name[i] = name;
+  }
+  return name;
+}
+
 static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
 {
   for (size_t i = p->nspans; i-- > 0;)
@@ -237,7 +262,7 @@ static const char *end_root(int32_t end, struct prof_fold_counts *c)
   return "[incomplete]";
 }
 
-static void fold_sample(struct fold_table *t, const struct prof_proc *p,
+static void fold_sample(struct fold_table *t, struct name_cache *names, const struct prof_proc *p,
                         const struct prof_sample *s, struct prof_fold_counts *c, char **buf,
                         size_t *cap)
 {
@@ -252,7 +277,7 @@ static void fold_sample(struct fold_table *t, const struct prof_proc *p,
     append_frame(buf, &len, cap, "[unknown]");
   for (uint32_t f = s->n; f-- > 0;) {
     uint64_t ip = p->ips[s->at + f];
-    const char *name = prof_frame_name(p, f == 0 ? ip : ip - 1, tmp, sizeof tmp);
+    const char *name = cached_name(names, p, f == 0 ? ip : ip - 1, tmp, sizeof tmp);
     /* the thread-start trampoline of libgorc-preload.so is not the program's */
     if (strcmp(name, "prof_thread") == 0 && f > 0)
       continue;
@@ -272,10 +297,15 @@ struct prof_folded *prof_fold(const struct prof_data *d, size_t *n, struct prof_
   struct fold_table t = { NULL, 0, 0 };
   char *buf = NULL;
   size_t cap = 0;
+  struct name_cache *names = prof_xmalloc(sizeof *names);
   memset(c, 0, sizeof *c);
-  for (size_t i = 0; i < d->nprocs; i++)
+  for (size_t i = 0; i < d->nprocs; i++) {
+    if (d->procs[i].nsamples)
+      memset(names->name, 0, sizeof names->name);
     for (size_t k = 0; k < d->procs[i].nsamples; k++)
-      fold_sample(&t, &d->procs[i], &d->procs[i].samples[k], c, &buf, &cap);
+      fold_sample(&t, names, &d->procs[i], &d->procs[i].samples[k], c, &buf, &cap);
+  }
+  free(names);
   free(buf);
   struct prof_folded *list = prof_xmalloc((t.count ? t.count : 1) * sizeof *list);
   size_t nl = 0;
