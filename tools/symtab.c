@@ -139,14 +139,26 @@ static int read_xindex(struct load *l, const struct gorc_es_elf_file *f,
   return 0;
 }
 
+/* Room for N symbols in LIST at once: grown by doubling, each page of
+   a large list was written up to three times (a page fault each time
+   the copy lands on new memory).  */
+static int reserve(struct sym_list *list, size_t n)
+{
+  list->v = malloc((n ? n : 1) * sizeof *list->v);
+  list->cap = list->v ? n : 0;
+  return list->v ? 0 : -1;
+}
+
 /* Read T's strings and symbols from F into L.  */
 static int read_table(struct load *l, const struct gorc_es_elf_file *f,
                       const struct gorc_es_table *t)
 {
   struct gorc_symtab *st = l->st;
+  size_t count = t->sym.sh_size / sizeof(Elf64_Sym);
   l->strings_len = t->str.sh_size;
   st->strings = malloc(t->str.sh_size + 1);
-  if (!st->strings || read_section_flags(l, f) != 0 || read_xindex(l, f, t) != 0)
+  if (!st->strings || read_section_flags(l, f) != 0 || read_xindex(l, f, t) != 0
+      || reserve(&l->funcs, count) != 0 || (l->opts->others && reserve(&l->others, count) != 0))
     return -1;
   st->strings[t->str.sh_size] = 0;
   /* Unreadable: no symbol, as the crash handler finds none.  */
