@@ -111,7 +111,7 @@ const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, s
    addresses met before, and naming one (its mapping, its file's table
    bisected, the aliases there) costs more than the rest of folding it.
    Direct-mapped by address; a made-up name (in TMP) is not kept.  */
-#define NAME_CACHE_SIZE 4096
+#define NAME_CACHE_SIZE 1024
 
 struct name_cache {
   uint64_t pc[NAME_CACHE_SIZE];
