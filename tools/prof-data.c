@@ -105,9 +105,9 @@ void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int3
                           const uint64_t *ips, uint32_t n)
 {
   if (p->nsamples == p->cap_samples)
-    p->samples = grow(p->samples, &p->cap_samples, sizeof *p->samples, 256);
+    p->samples = grow(p->samples, &p->cap_samples, sizeof *p->samples, 64);
   while (p->nips + n > p->cap_ips)
-    p->ips = grow(p->ips, &p->cap_ips, sizeof *p->ips, 1024);
+    p->ips = grow(p->ips, &p->cap_ips, sizeof *p->ips, 512);
   memcpy(p->ips + p->nips, ips, (size_t)n * sizeof *ips);
   struct prof_sample *s = &p->samples[p->nsamples++];
   s->time = time;

@@ -31,7 +31,7 @@ struct state_entry {
 };
 
 /* Entries of a module's cache of states: direct-mapped, by address.  */
-#define STATE_CACHE_SIZE 512
+#define STATE_CACHE_SIZE 256
 
 struct prof_module {
   char *path;
