@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include "mapped.h"
 
 void *prof_xmalloc(size_t n)
 {
@@ -30,12 +30,11 @@ void *prof_xrealloc(void *p, size_t n)
 
 void *prof_xmalloc_huge(size_t n)
 {
-  void *p;
-  if (posix_memalign(&p, PROF_HUGE_PAGE, n ? n : 1) != 0) {
+  void *p = gorc_alloc_huge(n);
+  if (!p) {
     fprintf(stderr, "gorc-prof: out of memory\n");
     exit(2);
   }
-  madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it, small pages */
   return p;
 }
 
@@ -92,7 +91,7 @@ static void *grow(void *v, size_t *cap, size_t size, size_t first)
     *cap = n / size;
     return prof_xrealloc(v, n);
   }
-  n = (n + PROF_HUGE_PAGE - 1) & ~(PROF_HUGE_PAGE - 1);
+  n = (n + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1);
   void *h = prof_xmalloc_huge(n);
   if (used)
     memcpy(h, v, used);

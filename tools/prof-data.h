@@ -60,11 +60,7 @@ struct prof_data {
 void *prof_xmalloc(size_t n);
 void *prof_xrealloc(void *p, size_t n);
 char *prof_xstrdup(const char *s);
-/* N bytes aligned to a huge page, in transparent huge pages where the
-   kernel has them: the first touch of each 4 KB page is a page fault,
-   about 3-15 µs each on the VM of this project's figures (2 MB: 6 ms),
-   against 0.2 ms for one huge page.  Freed by free().  */
-#define PROF_HUGE_PAGE ((size_t)2 << 20)
+/* gorc_alloc_huge (mapped.h), exiting when out of memory.  */
 void *prof_xmalloc_huge(size_t n);
 
 /* The process PID of D, made (empty) when new.  */

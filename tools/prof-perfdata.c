@@ -189,7 +189,7 @@ static int read_attrs(struct perf_file *f)
    is read again with every record held and sorted at once.  */
 
 #define DATA_CHUNK (256 * 1024)       /* bytes per read: stays in the caches */
-#define DATA_BUFFER PROF_HUGE_PAGE    /* the buffer's first size: several rounds */
+#define DATA_BUFFER GORC_HUGE_PAGE    /* the buffer's first size: several rounds */
 
 struct rec_ref {
   uint64_t time, offset;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gorc/elf_symbols.h"
+#include "mapped.h"
 
 /* A growing array of symbols.  */
 struct sym_list {
@@ -141,10 +142,13 @@ static int read_xindex(struct load *l, const struct gorc_es_elf_file *f,
 
 /* Room for N symbols in LIST at once: grown by doubling, each page of
    a large list was written up to three times (a page fault each time
-   the copy lands on new memory).  */
+   the copy lands on new memory); a large list in huge pages
+   (gorc_alloc_huge): libc's debug symbols are 6,830 functions.  */
 static int reserve(struct sym_list *list, size_t n)
 {
-  list->v = malloc((n ? n : 1) * sizeof *list->v);
+  size_t bytes = (n ? n : 1) * sizeof *list->v;
+  list->v = bytes < GORC_HUGE_PAGE / 8 ? malloc(bytes)
+            : gorc_alloc_huge((bytes + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1));
   list->cap = list->v ? n : 0;
   return list->v ? 0 : -1;
 }
