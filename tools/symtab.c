@@ -180,6 +180,53 @@ static int sym_order(const void *pa, const void *pb)
   return gorc_es_alias_order(a->size != 0, a->bind, a->name, b->size != 0, b->bind, b->name);
 }
 
+/* An entry's sort key: its address and its place, so that the sort
+   moves 16 bytes and reads an entry only at a tie (sorting the 48-byte
+   entries themselves, qsort sorts pointers to them, reading two entries
+   a comparison: most of reading libc's debug symbols).  */
+struct sym_key {
+  uint64_t addr;
+  size_t at;
+};
+
+static int key_order(const void *pa, const void *pb, void *list)
+{
+  const struct sym_key *a = pa, *b = pb;
+  const struct gorc_sym *v = list;
+  if (a->addr != b->addr)
+    return a->addr < b->addr ? -1 : 1;
+  return sym_order(&v[a->at], &v[b->at]);
+}
+
+/* V in sym_order: its keys sorted, then each entry moved to its place
+   along the cycles of the permutation.  */
+static void sort_syms(struct gorc_sym *v, size_t n)
+{
+  struct sym_key *k = malloc((n ? n : 1) * sizeof *k);
+  if (!k) {
+    qsort(v, n, sizeof *v, sym_order);
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    k[i] = (struct sym_key){ v[i].addr, i };
+  qsort_r(k, n, sizeof *k, key_order, v);
+  for (size_t i = 0; i < n; i++) {
+    if (k[i].at == i)
+      continue;
+    struct gorc_sym first = v[i];
+    size_t j = i;
+    while (k[j].at != i) {
+      size_t from = k[j].at;
+      v[j] = v[from];
+      k[j].at = j;
+      j = from;
+    }
+    v[j] = first;
+    k[j].at = j;
+  }
+  free(k);
+}
+
 static void set_reach(struct gorc_sym *v, size_t n)
 {
   uint64_t reach = 0;
@@ -211,8 +258,8 @@ int gorc_symtab_load(struct gorc_symtab *st, const char *path,
     gorc_symtab_free(st);
     return -1;
   }
-  qsort(st->funcs, st->nfuncs, sizeof *st->funcs, sym_order);
-  qsort(st->others, st->nothers, sizeof *st->others, sym_order);
+  sort_syms(st->funcs, st->nfuncs);
+  sort_syms(st->others, st->nothers);
   set_reach(st->funcs, st->nfuncs);
   return 0;
 }
