@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "mapped.h"
 
 void *prof_xmalloc(size_t n)
@@ -36,6 +38,14 @@ void *prof_xmalloc_huge(size_t n)
     exit(2);
   }
   return p;
+}
+
+FILE *prof_create(const char *path)
+{
+  struct stat st;
+  if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+    unlink(path);
+  return fopen(path, "w");
 }
 
 char *prof_xstrdup(const char *s)

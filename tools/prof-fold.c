@@ -197,7 +197,7 @@ static void stack_line(struct line *l, const struct prof_proc *p, const struct p
 
 int prof_write_stacks(const char *path, const struct prof_data *d)
 {
-  FILE *f = fopen(path, "w");
+  FILE *f = prof_create(path);
   struct line l = { NULL, 0, 0 };
   if (!f)
     return -1;
