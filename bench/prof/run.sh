@@ -10,14 +10,19 @@
 #    is charged to it) and of everything (gorc-prof's unwinding included),
 #    the median of 7 interleaved rounds.
 # 2. One perf.data (perf record -e cpu-clock -F 1000 --call-graph dwarf of
-#    the same program, and of 30 runs of the bundled example) unwound by gorc-prof --perf-data and by perf script
-#    (--no-inline, the frames' addresses, symbols and files: what the
+#    the same program, and of 30 runs of the bundled example) unwound by
+#    gorc-prof --perf-data and by perf script (--no-inline, the frames' addresses, symbols and files: what the
 #    comparison reads): the time of each (best of 3), the agreement of the
 #    stacks where both reached the outermost frame and the kinds of
 #    differences (testsuite/gorc.prof/perf-compare.awk), how many stacks
-#    each completed (to _start or the thread start).
+#    each completed (to _start or the thread start); then issue 16's aim
+#    on one line per file (10x perf script's time, >= 99.9% agreement).
 # 3. Bytes per sample: perf.data's over its samples, and the records
 #    gorc-prof reads from its ring buffers over its samples.
+#
+# PROF_PARTS picks parts (default "overhead perf-data": 1, and 2 with 3),
+# e.g. PROF_PARTS=perf-data bench/prof/run.sh for the perf.data figures
+# alone.
 set -u
 export LC_ALL=C
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -109,6 +114,14 @@ perf_data() {
   printf 'prof:   complete (to _start or the thread start): gorc-prof %d (%.1f%%), perf script %d (%.1f%%)\n' \
     "$gc" "$(awk -v a="$gc" -v n="$n" 'BEGIN { print n ? 100 * a / n : 0 }')" \
     "$pc" "$(awk -v a="$pc" -v n="$n" 'BEGIN { print n ? 100 * a / n : 0 }')"
+  # issue 16's aim, on one line: 10x perf script, stacks agreeing >= 99.9%
+  awk -v name="$name" -v mb="$(awk -v s="$size" 'BEGIN { print s / 1e6 }')" -v n="$n" -v tg="$tg" \
+      -v tp="$tp" -v both="$both" -v equal="$equal" -v gc="$gc" -v pc="$pc" 'BEGIN {
+    r = tg > 0 ? tp / tg : 0; agree = both ? 100 * equal / both : 0
+    printf "prof: aim 10x perf script, perf.data of %s (%.1f MB, %d samples): gorc-prof %.3f s, " \
+      "perf script %.3f s: %.1fx (%s); agreement %.2f%% (%s); complete: gorc-prof %.1f%%, " \
+      "perf script %.1f%%\n", name, mb, n, tg, tp, r, (r >= 10 ? "met" : "missed"), agree,
+      (both && agree >= 99.9 ? "met" : "missed"), (n ? 100 * gc / n : 0), (n ? 100 * pc / n : 0) }'
   # gorc-prof's summary: "N MB of perf records, B bytes per sample (S of them stack)"
   "$PROF" -o "$WORK/rec" -- "$@" 2>"$WORK/rec.txt" >/dev/null
   local ours
@@ -119,7 +132,9 @@ perf_data() {
 
 "$CC" -O2 -pthread -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.dropin/prof-burn.c" \
   -o "$WORK/burn" || { echo "prof: building the burn workload failed"; exit 2; }
-overhead "$WORK/burn" 25000
+PARTS=" ${PROF_PARTS:-overhead perf-data} "
+case $PARTS in *" overhead "*) overhead "$WORK/burn" 25000 ;; esac
+case $PARTS in *" perf-data "*) ;; *) exit 0 ;; esac
 perf_data burn "$WORK/burn" 200000
 # many short processes, deeper stacks: the bundled interpreter 30 times
 if [ -x "$GORC_ROOT/examples/demo" ] || make -s -C "$GORC_ROOT/examples" CC="$CC" demo >/dev/null 2>&1; then
