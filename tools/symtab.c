@@ -180,36 +180,59 @@ static int sym_order(const void *pa, const void *pb)
   return gorc_es_alias_order(a->size != 0, a->bind, a->name, b->size != 0, b->bind, b->name);
 }
 
-/* An entry's sort key: its address and its place, so that the sort
-   moves 16 bytes and reads an entry only at a tie (sorting the 48-byte
-   entries themselves, qsort sorts pointers to them, reading two entries
-   a comparison: most of reading libc's debug symbols).  */
+/* An entry's sort key: its address and its place.  */
 struct sym_key {
   uint64_t addr;
   size_t at;
 };
 
-static int key_order(const void *pa, const void *pb, void *list)
+/* The N keys of A by address, stably: a radix sort, a byte a pass (a
+   pass where every key has the same byte is skipped), through B.  The
+   sorted keys, in A or B.  */
+static struct sym_key *radix_sort(struct sym_key *a, struct sym_key *b, size_t n)
 {
-  const struct sym_key *a = pa, *b = pb;
-  const struct gorc_sym *v = list;
-  if (a->addr != b->addr)
-    return a->addr < b->addr ? -1 : 1;
-  return sym_order(&v[a->at], &v[b->at]);
+  for (unsigned shift = 0; shift < 64 && n > 0; shift += 8) {
+    size_t at[257] = { 0 };
+    for (size_t i = 0; i < n; i++)
+      at[(a[i].addr >> shift & 255) + 1]++;
+    if (at[(a[0].addr >> shift & 255) + 1] == n)
+      continue;
+    for (unsigned d = 1; d < 257; d++)
+      at[d] += at[d - 1];
+    for (size_t i = 0; i < n; i++)
+      b[at[a[i].addr >> shift & 255]++] = a[i];
+    struct sym_key *t = a;
+    a = b;
+    b = t;
+  }
+  return a;
 }
 
-/* V in sym_order: its keys sorted, then each entry moved to its place
-   along the cycles of the permutation.  */
+/* V in sym_order: the keys sorted by address (radix_sort), the entries
+   of one address by sym_order (few: aliases), then each entry moved to
+   its place along the cycles of the permutation.  qsort of the 48-byte
+   entries sorted pointers to them and read two entries a comparison,
+   with a temporary array as large: most of reading libc's 6,830 debug
+   functions.  */
 static void sort_syms(struct gorc_sym *v, size_t n)
 {
-  struct sym_key *k = malloc((n ? n : 1) * sizeof *k);
-  if (!k) {
+  size_t bytes = 2 * (n ? n : 1) * sizeof(struct sym_key);
+  struct sym_key *keys = bytes < GORC_HUGE_PAGE / 32 ? malloc(bytes)
+                         : gorc_alloc_huge((bytes + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1));
+  if (!keys) {
     qsort(v, n, sizeof *v, sym_order);
     return;
   }
   for (size_t i = 0; i < n; i++)
-    k[i] = (struct sym_key){ v[i].addr, i };
-  qsort_r(k, n, sizeof *k, key_order, v);
+    keys[i] = (struct sym_key){ v[i].addr, i };
+  struct sym_key *k = radix_sort(keys, keys + n, n);
+  for (size_t i = 1; i < n; i++) {
+    struct sym_key x = k[i];
+    size_t j = i;
+    for (; j > 0 && k[j - 1].addr == x.addr && sym_order(&v[k[j - 1].at], &v[x.at]) > 0; j--)
+      k[j] = k[j - 1];
+    k[j] = x;
+  }
   for (size_t i = 0; i < n; i++) {
     if (k[i].at == i)
       continue;
@@ -224,7 +247,7 @@ static void sort_syms(struct gorc_sym *v, size_t n)
     v[j] = first;
     k[j].at = j;
   }
-  free(k);
+  free(keys);
 }
 
 static void set_reach(struct gorc_sym *v, size_t n)
