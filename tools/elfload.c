@@ -348,7 +348,7 @@ static int index_sections(struct gorc_elf *g)
   return 0;
 }
 
-int gorc_elf_open(struct gorc_elf *g, const char *path)
+static int elf_open(struct gorc_elf *g, const char *path, int symbols)
 {
   memset(g, 0, sizeof *g);
   g->path = path;
@@ -404,9 +404,19 @@ int gorc_elf_open(struct gorc_elf *g, const char *path)
     if (load_sections(g) != 0)
       return -1;
   }
-  if (index_sections(g) != 0 || load_symbols(g) != 0)
+  if (index_sections(g) != 0 || (symbols && load_symbols(g) != 0))
     return -1;
   return 0;
+}
+
+int gorc_elf_open(struct gorc_elf *g, const char *path)
+{
+  return elf_open(g, path, 1);
+}
+
+int gorc_elf_open_sections(struct gorc_elf *g, const char *path)
+{
+  return elf_open(g, path, 0);
 }
 
 void gorc_elf_close(struct gorc_elf *g)

@@ -54,6 +54,10 @@ struct gorc_elf {
 
 /* 0 on success; -1 with a message in g->err (g must still be closed).  */
 int gorc_elf_open(struct gorc_elf *g, const char *path);
+/* The same without the symbols (g->syms stays empty), for a reader of
+   the sections only: gorc-prof, whose frames are named from one table
+   per file that holds functions only (prof-fold.c).  */
+int gorc_elf_open_sections(struct gorc_elf *g, const char *path);
 void gorc_elf_close(struct gorc_elf *g);
 
 /* Index of the SHF_ALLOC section (code preferred) containing ADDR, or 0.  */

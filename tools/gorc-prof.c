@@ -212,7 +212,7 @@ static int write_outputs(const struct options *o, const struct prof_data *d,
   if (prof_pprof_write(path, list, nl, (uint64_t)(1e9 / (double)o->hz), elapsed) != 0)
     rc = 1;
   snprintf(path, sizeof path, "%s.folded", o->prefix);
-  FILE *f = fopen(path, "w");
+  FILE *f = prof_create(path);
   if (!f) {
     fprintf(stderr, "gorc-prof: cannot write %s: %s\n", path, strerror(errno));
     rc = 1;

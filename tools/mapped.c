@@ -1,4 +1,4 @@
-/* gorc tools: files mapped for reading (see mapped.h).  */
+/* gorc tools: files mapped for reading, large arrays (see mapped.h).  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -95,4 +95,13 @@ void gorc_unmap_file(void *addr, size_t len)
       break;
     }
   munmap(addr, len);
+}
+
+void *gorc_alloc_huge(size_t n)
+{
+  void *p;
+  if (posix_memalign(&p, GORC_HUGE_PAGE, n ? n : 1) != 0)
+    return NULL;
+  madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it, small pages */
+  return p;
 }

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "mapped.h"
 
 void *prof_xmalloc(size_t n)
 {
@@ -25,6 +28,24 @@ void *prof_xrealloc(void *p, size_t n)
     exit(2);
   }
   return p;
+}
+
+void *prof_xmalloc_huge(size_t n)
+{
+  void *p = gorc_alloc_huge(n);
+  if (!p) {
+    fprintf(stderr, "gorc-prof: out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+
+FILE *prof_create(const char *path)
+{
+  struct stat st;
+  if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+    unlink(path);
+  return fopen(path, "w");
 }
 
 char *prof_xstrdup(const char *s)
@@ -69,17 +90,33 @@ void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_
   s->name = prof_xstrdup(name);
 }
 
+/* Array V of *CAP entries of SIZE bytes grown: FIRST entries at first,
+   then twice as many; past 64 KB in huge pages (prof_xmalloc_huge),
+   whole ones: a process's samples and frames are most of what
+   gorc-prof writes to memory.  */
+static void *grow(void *v, size_t *cap, size_t size, size_t first)
+{
+  size_t used = *cap * size, n = *cap ? 2 * used : first * size;
+  if (n <= 64 * 1024) {
+    *cap = n / size;
+    return prof_xrealloc(v, n);
+  }
+  n = (n + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1);
+  void *h = prof_xmalloc_huge(n);
+  if (used)
+    memcpy(h, v, used);
+  free(v);
+  *cap = n / size;
+  return h;
+}
+
 void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
                           const uint64_t *ips, uint32_t n)
 {
-  if (p->nsamples == p->cap_samples) {
-    p->cap_samples = p->cap_samples ? p->cap_samples * 2 : 1024;
-    p->samples = prof_xrealloc(p->samples, p->cap_samples * sizeof *p->samples);
-  }
-  while (p->nips + n > p->cap_ips) {
-    p->cap_ips = p->cap_ips ? p->cap_ips * 2 : 16384;
-    p->ips = prof_xrealloc(p->ips, p->cap_ips * sizeof *p->ips);
-  }
+  if (p->nsamples == p->cap_samples)
+    p->samples = grow(p->samples, &p->cap_samples, sizeof *p->samples, 64);
+  while (p->nips + n > p->cap_ips)
+    p->ips = grow(p->ips, &p->cap_ips, sizeof *p->ips, 512);
   memcpy(p->ips + p->nips, ips, (size_t)n * sizeof *ips);
   struct prof_sample *s = &p->samples[p->nsamples++];
   s->time = time;

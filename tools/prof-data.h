@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include "prof-unwind.h"
 
@@ -60,6 +61,17 @@ struct prof_data {
 void *prof_xmalloc(size_t n);
 void *prof_xrealloc(void *p, size_t n);
 char *prof_xstrdup(const char *s);
+/* PATH opened for writing as a new file (fopen "w"): an existing
+   regular file is unlinked first, not truncated.  ext4 writes a file
+   truncated (or renamed over) out at its close (auto_da_alloc), so the
+   next run's truncation frees its blocks; mounted with discard, as on
+   the VM of this project's figures, that waits for the disk (a few ms an
+   output, seen in gorc-prof's sched_switch stacks: blkdev_issue_discard
+   under do_truncate).  A new file stays in the page cache until written
+   back, and unlinking it then frees nothing.  */
+FILE *prof_create(const char *path);
+/* gorc_alloc_huge (mapped.h), exiting when out of memory.  */
+void *prof_xmalloc_huge(size_t n);
 
 /* The process PID of D, made (empty) when new.  */
 struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);

@@ -107,6 +107,31 @@ const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, s
   return "[unknown]";
 }
 
+/* The names of one process's addresses met so far: most frames are at
+   addresses met before, and naming one (its mapping, its file's table
+   bisected, the aliases there) costs more than the rest of folding it.
+   Direct-mapped by address; a made-up name (in TMP) is not kept.  */
+#define NAME_CACHE_SIZE 1024
+
+struct name_cache {
+  uint64_t pc[NAME_CACHE_SIZE];
+  const char *name[NAME_CACHE_SIZE];  /* NULL: empty */
+};
+
+static const char *cached_name(struct name_cache *c, const struct prof_proc *p, uint64_t pc,
+                               char *tmp, size_t tmplen)
+{
+  size_t i = (pc ^ pc >> 12) & (NAME_CACHE_SIZE - 1);
+  if (c->name[i] && c->pc[i] == pc)
+    return c->name[i];
+  const char *name = prof_frame_name(p, pc, tmp, tmplen);
+  if (name != tmp) {
+    c->pc[i] = pc;
+    c->name[i] = name;
+  }
+  return name;
+}
+
 static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
 {
   for (size_t i = p->nspans; i-- > 0;)
@@ -115,49 +140,77 @@ static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
   return NULL;
 }
 
-/* V in hex as %llx writes it, without parsing a format per frame (most
-   of this file's cost with fprintf).  */
-static void put_hex(FILE *f, uint64_t v)
+/* A line of prof_write_stacks, made in memory: fprintf and fputs per
+   frame were most of that file's cost.  */
+struct line {
+  char *buf;
+  size_t len, cap;
+};
+
+static void line_put(struct line *l, const char *s, size_t n)
 {
-  char buf[17];
-  size_t at = sizeof buf - 1;
-  buf[at] = 0;
+  if (l->len + n > l->cap) {
+    l->cap = (l->len + n) * 2;
+    l->buf = prof_xrealloc(l->buf, l->cap);
+  }
+  memcpy(l->buf + l->len, s, n);
+  l->len += n;
+}
+
+/* V as %llx (HEX) or %llu writes it.  */
+static void line_num(struct line *l, uint64_t v, int hex)
+{
+  char buf[24];
+  size_t at = sizeof buf;
+  unsigned base = hex ? 16 : 10;
   do {
-    buf[--at] = "0123456789abcdef"[v & 15];
-    v >>= 4;
+    buf[--at] = "0123456789abcdef"[v % base];
+    v /= base;
   } while (v);
-  fputs(buf + at, f);
+  line_put(l, buf + at, sizeof buf - at);
+}
+
+/* The line of sample S of process P, without its newline.  */
+static void stack_line(struct line *l, const struct prof_proc *p, const struct prof_sample *s)
+{
+  char tid_end[32];
+  line_num(l, s->time, 0);
+  line_put(l, tid_end, (size_t)snprintf(tid_end, sizeof tid_end, " %u %d ", s->tid, (int)s->end));
+  for (uint32_t fr = 0; fr < s->n; fr++) {
+    /* a caller's frame is its call: the return address - 1 (a
+       callchain's addresses are printed as they are, as perf does) */
+    uint64_t ip = p->ips[s->at + fr] - (fr > 0 && s->end != PROF_WALK_CALLCHAIN);
+    const struct prof_span *m = span_of(p, ip);
+    if (fr)
+      line_put(l, ";", 1);
+    if (!m) {
+      line_put(l, "?", 1);
+      continue;
+    }
+    const char *base = strrchr(m->name, '/');
+    base = base ? base + 1 : m->name;
+    line_put(l, base, strlen(base));
+    line_put(l, "+", 1);
+    line_num(l, ip - m->base, 1);
+  }
 }
 
 int prof_write_stacks(const char *path, const struct prof_data *d)
 {
-  FILE *f = fopen(path, "w");
+  FILE *f = prof_create(path);
+  struct line l = { NULL, 0, 0 };
   if (!f)
     return -1;
   for (size_t i = 0; i < d->nprocs; i++) {
     const struct prof_proc *p = &d->procs[i];
     for (size_t k = 0; k < p->nsamples; k++) {
-      const struct prof_sample *s = &p->samples[k];
-      fprintf(f, "%llu %u %d ", (unsigned long long)s->time, s->tid, (int)s->end);
-      for (uint32_t fr = 0; fr < s->n; fr++) {
-        /* a caller's frame is its call: the return address - 1 (a
-           callchain's addresses are printed as they are, as perf does) */
-        uint64_t ip = p->ips[s->at + fr] - (fr > 0 && s->end != PROF_WALK_CALLCHAIN);
-        const struct prof_span *m = span_of(p, ip);
-        const char *base = m ? strrchr(m->name, '/') : NULL;
-        if (fr)
-          putc(';', f);
-        if (m) {
-          fputs(base ? base + 1 : m->name, f);
-          putc('+', f);
-          put_hex(f, ip - m->base);
-        } else {
-          putc('?', f);
-        }
-      }
-      fputc('\n', f);
+      l.len = 0;
+      stack_line(&l, p, &p->samples[k]);
+      line_put(&l, "\n", 1);
+      fwrite(l.buf, 1, l.len, f);
     }
   }
+  free(l.buf);
   return fclose(f);
 }
 
@@ -237,7 +290,7 @@ static const char *end_root(int32_t end, struct prof_fold_counts *c)
   return "[incomplete]";
 }
 
-static void fold_sample(struct fold_table *t, const struct prof_proc *p,
+static void fold_sample(struct fold_table *t, struct name_cache *names, const struct prof_proc *p,
                         const struct prof_sample *s, struct prof_fold_counts *c, char **buf,
                         size_t *cap)
 {
@@ -252,7 +305,7 @@ static void fold_sample(struct fold_table *t, const struct prof_proc *p,
     append_frame(buf, &len, cap, "[unknown]");
   for (uint32_t f = s->n; f-- > 0;) {
     uint64_t ip = p->ips[s->at + f];
-    const char *name = prof_frame_name(p, f == 0 ? ip : ip - 1, tmp, sizeof tmp);
+    const char *name = cached_name(names, p, f == 0 ? ip : ip - 1, tmp, sizeof tmp);
     /* the thread-start trampoline of libgorc-preload.so is not the program's */
     if (strcmp(name, "prof_thread") == 0 && f > 0)
       continue;
@@ -272,10 +325,15 @@ struct prof_folded *prof_fold(const struct prof_data *d, size_t *n, struct prof_
   struct fold_table t = { NULL, 0, 0 };
   char *buf = NULL;
   size_t cap = 0;
+  struct name_cache *names = prof_xmalloc(sizeof *names);
   memset(c, 0, sizeof *c);
-  for (size_t i = 0; i < d->nprocs; i++)
+  for (size_t i = 0; i < d->nprocs; i++) {
+    if (d->procs[i].nsamples)
+      memset(names->name, 0, sizeof names->name);
     for (size_t k = 0; k < d->procs[i].nsamples; k++)
-      fold_sample(&t, &d->procs[i], &d->procs[i].samples[k], c, &buf, &cap);
+      fold_sample(&t, names, &d->procs[i], &d->procs[i].samples[k], c, &buf, &cap);
+  }
+  free(names);
   free(buf);
   struct prof_folded *list = prof_xmalloc((t.count ? t.count : 1) * sizeof *list);
   size_t nl = 0;

@@ -161,7 +161,9 @@ static int write_gzip(const char *path, const uint8_t *buf, size_t len)
     return -1;
   }
   int ok = len == 0 || gzwrite(gz, buf, (unsigned)len) == (int)len;
-  if (gzclose(gz) != Z_OK || !ok || rename(tmp, path) != 0) {
+  /* the old file unlinked, not renamed over: see prof_create */
+  if (gzclose(gz) != Z_OK || !ok || (unlink(path) != 0 && errno != ENOENT)
+      || rename(tmp, path) != 0) {
     fprintf(stderr, "gorc-prof: cannot write %s\n", path);
     unlink(tmp);
     return -1;

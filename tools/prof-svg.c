@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "prof-svg.h"
+#include "prof-data.h"
 
 #define IMG_WIDTH 1200.0
 #define XPAD 10.0
@@ -192,7 +193,7 @@ int svg_write(const char *path, const char *title, const struct svg_stack *stack
     }
   }
   sort_tree(root);
-  FILE *f = fopen(path, "w");
+  FILE *f = prof_create(path);
   if (!f) {
     node_free(root);
     return -1;

@@ -23,6 +23,16 @@
 #include "gorc/elf_symbols.h"
 #include "gorc/sigreturn.h"
 
+/* A state a module was asked for (module_state).  */
+struct state_entry {
+  uint64_t pc;                /* the file address */
+  int filled, found;
+  struct gorc_state st;
+};
+
+/* Entries of a module's cache of states: direct-mapped, by address.  */
+#define STATE_CACHE_SIZE 256
+
 struct prof_module {
   char *path;
   int ok;                     /* an ELF file that could be read */
@@ -35,6 +45,7 @@ struct prof_module {
   uint8_t *eh_table;          /* a search table gorc-prof built (no .eh_frame_hdr) */
   GElf_Phdr *loads;           /* PT_LOAD headers */
   size_t nloads;
+  struct state_entry *states; /* made at the first lookup */
   struct prof_module *next;
 };
 
@@ -243,7 +254,7 @@ static void module_load(struct prof_module *m)
 {
   size_t nph = 0;
   GElf_Phdr ph;
-  if (gorc_elf_open(&m->elf, m->path) != 0 || m->elf.is_rel)
+  if (gorc_elf_open_sections(&m->elf, m->path) != 0 || m->elf.is_rel)
     return;
   if (elf_getphdrnum(m->elf.elf, &nph) != 0)
     return;
@@ -368,7 +379,7 @@ const char *prof_modules_save(const char *from, const char *key, const char *nam
   memset(&copy, 0, sizeof copy);
   const char *path = NULL;
   /* read whole (and checked to be ELF) by the tools' loader */
-  if (gorc_elf_open(&copy, from) == 0)
+  if (gorc_elf_open_sections(&copy, from) == 0)
     path = scratch_write(key, name, copy.buf, copy.size);
   gorc_elf_close(&copy);
   return path;
@@ -411,6 +422,7 @@ void prof_modules_free(void)
     if (m->elf.path)
       gorc_elf_close(&m->elf);
     free(m->loads);
+    free(m->states);
     free(m->eh_table);
     free(m->path);
     free(m);
@@ -553,7 +565,7 @@ static int reg_value(const struct frame *f, unsigned r, uint64_t *out)
 
 /* The state at PC of module M (records first, then .eh_frame): 1, or 0
    when neither describes PC.  */
-static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_state *st)
+static int module_lookup(const struct prof_module *m, uint64_t pc, struct gorc_state *st)
 {
   uint64_t next;
   if (m->has_table && gorc_table_lookup(&m->table, pc, st, &next) >= 0)
@@ -561,6 +573,28 @@ static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_st
   if (m->has_eh)
     return gorc_eh_frame_state(&m->eh, pc + m->eh_bias, st) == 1;
   return 0;
+}
+
+/* module_lookup through M's cache: the samples' return addresses are
+   mostly ones met before, and a lookup (a search of the records or of
+   .eh_frame_hdr, then the CIE and the FDE's program) costs more than the
+   rest of a step.  */
+static int module_state(struct prof_module *m, uint64_t pc, struct gorc_state *st)
+{
+  if (!m->states) {
+    m->states = calloc(STATE_CACHE_SIZE, sizeof *m->states);
+    if (!m->states)
+      return module_lookup(m, pc, st);
+  }
+  struct state_entry *e = &m->states[(pc ^ pc >> 10) & (STATE_CACHE_SIZE - 1)];
+  if (!e->filled || e->pc != pc) {
+    memset(&e->st, 0, sizeof e->st);
+    e->found = module_lookup(m, pc, &e->st);
+    e->pc = pc;
+    e->filled = 1;
+  }
+  *st = e->st;
+  return e->found;
 }
 
 /* Does the code at file address PC of M start with glibc's __restore_rt?  */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gorc/elf_symbols.h"
+#include "mapped.h"
 
 /* A growing array of symbols.  */
 struct sym_list {
@@ -139,14 +140,29 @@ static int read_xindex(struct load *l, const struct gorc_es_elf_file *f,
   return 0;
 }
 
+/* Room for N symbols in LIST at once: grown by doubling, each page of
+   a large list was written up to three times (a page fault each time
+   the copy lands on new memory); a large list in huge pages
+   (gorc_alloc_huge): libc's debug symbols are 6,830 functions.  */
+static int reserve(struct sym_list *list, size_t n)
+{
+  size_t bytes = (n ? n : 1) * sizeof *list->v;
+  list->v = bytes < GORC_HUGE_PAGE / 8 ? malloc(bytes)
+            : gorc_alloc_huge((bytes + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1));
+  list->cap = list->v ? n : 0;
+  return list->v ? 0 : -1;
+}
+
 /* Read T's strings and symbols from F into L.  */
 static int read_table(struct load *l, const struct gorc_es_elf_file *f,
                       const struct gorc_es_table *t)
 {
   struct gorc_symtab *st = l->st;
+  size_t count = t->sym.sh_size / sizeof(Elf64_Sym);
   l->strings_len = t->str.sh_size;
   st->strings = malloc(t->str.sh_size + 1);
-  if (!st->strings || read_section_flags(l, f) != 0 || read_xindex(l, f, t) != 0)
+  if (!st->strings || read_section_flags(l, f) != 0 || read_xindex(l, f, t) != 0
+      || reserve(&l->funcs, count) != 0 || (l->opts->others && reserve(&l->others, count) != 0))
     return -1;
   st->strings[t->str.sh_size] = 0;
   /* Unreadable: no symbol, as the crash handler finds none.  */
@@ -162,6 +178,76 @@ static int sym_order(const void *pa, const void *pb)
   if (a->addr != b->addr)
     return a->addr < b->addr ? -1 : 1;
   return gorc_es_alias_order(a->size != 0, a->bind, a->name, b->size != 0, b->bind, b->name);
+}
+
+/* An entry's sort key: its address and its place.  */
+struct sym_key {
+  uint64_t addr;
+  size_t at;
+};
+
+/* The N keys of A by address, stably: a radix sort, a byte a pass (a
+   pass where every key has the same byte is skipped), through B.  The
+   sorted keys, in A or B.  */
+static struct sym_key *radix_sort(struct sym_key *a, struct sym_key *b, size_t n)
+{
+  for (unsigned shift = 0; shift < 64 && n > 0; shift += 8) {
+    size_t at[257] = { 0 };
+    for (size_t i = 0; i < n; i++)
+      at[(a[i].addr >> shift & 255) + 1]++;
+    if (at[(a[0].addr >> shift & 255) + 1] == n)
+      continue;
+    for (unsigned d = 1; d < 257; d++)
+      at[d] += at[d - 1];
+    for (size_t i = 0; i < n; i++)
+      b[at[a[i].addr >> shift & 255]++] = a[i];
+    struct sym_key *t = a;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* V in sym_order: the keys sorted by address (radix_sort), the entries
+   of one address by sym_order (few: aliases), then each entry moved to
+   its place along the cycles of the permutation.  qsort of the 48-byte
+   entries sorted pointers to them and read two entries a comparison,
+   with a temporary array as large: most of reading libc's 6,830 debug
+   functions.  */
+static void sort_syms(struct gorc_sym *v, size_t n)
+{
+  size_t bytes = 2 * (n ? n : 1) * sizeof(struct sym_key);
+  struct sym_key *keys = bytes < GORC_HUGE_PAGE / 32 ? malloc(bytes)
+                         : gorc_alloc_huge((bytes + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1));
+  if (!keys) {
+    qsort(v, n, sizeof *v, sym_order);
+    return;
+  }
+  for (size_t i = 0; i < n; i++)
+    keys[i] = (struct sym_key){ v[i].addr, i };
+  struct sym_key *k = radix_sort(keys, keys + n, n);
+  for (size_t i = 1; i < n; i++) {
+    struct sym_key x = k[i];
+    size_t j = i;
+    for (; j > 0 && k[j - 1].addr == x.addr && sym_order(&v[k[j - 1].at], &v[x.at]) > 0; j--)
+      k[j] = k[j - 1];
+    k[j] = x;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (k[i].at == i)
+      continue;
+    struct gorc_sym first = v[i];
+    size_t j = i;
+    while (k[j].at != i) {
+      size_t from = k[j].at;
+      v[j] = v[from];
+      k[j].at = j;
+      j = from;
+    }
+    v[j] = first;
+    k[j].at = j;
+  }
+  free(keys);
 }
 
 static void set_reach(struct gorc_sym *v, size_t n)
@@ -195,8 +281,8 @@ int gorc_symtab_load(struct gorc_symtab *st, const char *path,
     gorc_symtab_free(st);
     return -1;
   }
-  qsort(st->funcs, st->nfuncs, sizeof *st->funcs, sym_order);
-  qsort(st->others, st->nothers, sizeof *st->others, sym_order);
+  sort_syms(st->funcs, st->nfuncs);
+  sort_syms(st->others, st->nothers);
   set_reach(st->funcs, st->nfuncs);
   return 0;
 }

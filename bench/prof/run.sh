@@ -10,14 +10,19 @@
 #    is charged to it) and of everything (gorc-prof's unwinding included),
 #    the median of 7 interleaved rounds.
 # 2. One perf.data (perf record -e cpu-clock -F 1000 --call-graph dwarf of
-#    the same program, and of 30 runs of the bundled example) unwound by gorc-prof --perf-data and by perf script
-#    (--no-inline, the frames' addresses, symbols and files: what the
+#    the same program, and of 30 runs of the bundled example) unwound by
+#    gorc-prof --perf-data and by perf script (--no-inline, the frames' addresses, symbols and files: what the
 #    comparison reads): the time of each (best of 3), the agreement of the
 #    stacks where both reached the outermost frame and the kinds of
 #    differences (testsuite/gorc.prof/perf-compare.awk), how many stacks
-#    each completed (to _start or the thread start).
+#    each completed (to _start or the thread start); then issue 16's aim
+#    on one line per file (10x perf script's time, >= 99.9% agreement).
 # 3. Bytes per sample: perf.data's over its samples, and the records
 #    gorc-prof reads from its ring buffers over its samples.
+#
+# PROF_PARTS picks parts (default "overhead perf-data": 1, and 2 with 3),
+# e.g. PROF_PARTS=perf-data bench/prof/run.sh for the perf.data figures
+# alone.
 set -u
 export LC_ALL=C
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -73,13 +78,16 @@ overhead() {
   printf 'prof:   --preload:   the program %.3fx CPU, everything %.3fx\n' "$r3" "$r4"
 }
 
-best_of_3() {  # best_of_3 CMD...: the best wall time of 3 runs, in seconds
-  local i t best=""
+# best_of_3 CMD...: "WALL CPU", the best of each over 3 runs, in seconds
+# (CPU: user + sys, which a machine shared with other jobs changes less)
+best_of_3() {
+  local i t best="" cpu=""
   for i in 1 2 3; do
-    t=$( { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $3 }')
-    best=$(awk -v a="$best" -v b="$t" 'BEGIN { print ((a == "" || b < a) ? b : a) }')
+    t=$( { time "$@" >/dev/null 2>&1; } 2>&1)
+    best=$(echo "$t" | awk -v a="$best" '{ print ((a == "" || $3 < a) ? $3 : a) }')
+    cpu=$(echo "$t" | awk -v a="$cpu" '{ c = $1 + $2; print ((a == "" || c < a) ? c : a) }')
   done
-  echo "$best"
+  echo "$best $cpu"
 }
 
 # perf_data NAME CMD...: the perf.data figures of one workload
@@ -91,9 +99,9 @@ perf_data() {
   rm -f "$data"
   perf record -q -o "$data" -e cpu-clock -F 1000 --call-graph dwarf -- "$@" >/dev/null 2>&1
   [ -s "$data" ] || { echo "prof: perf record failed"; return; }
-  local tg tp
-  tg=$(best_of_3 "$PROF" -q -o "$WORK/import" --stacks="$WORK/import.stacks" --perf-data "$data")
-  tp=$(best_of_3 sh -c "perf script -i '$data' --ns --no-inline -F tid,time,ip,sym,dso >'$WORK/burn.script' 2>/dev/null")
+  local tg tp cg cp
+  read -r tg cg < <(best_of_3 "$PROF" -q -o "$WORK/import" --stacks="$WORK/import.stacks" --perf-data "$data")
+  read -r tp cp < <(best_of_3 sh -c "perf script -i '$data' --ns --no-inline -F tid,time,ip,sym,dso >'$WORK/burn.script' 2>/dev/null")
   "$PROF" -q -o "$WORK/import" --stacks="$WORK/import.stacks" --perf-data "$data"
   perf script -i "$data" --ns --no-inline -F tid,time,ip,sym,dso >"$WORK/burn.script" 2>/dev/null
   awk -f "$COMPARE" "$WORK/import.stacks" "$WORK/burn.script" >"$WORK/compare.txt" 2>"$WORK/differences.txt"
@@ -109,6 +117,17 @@ perf_data() {
   printf 'prof:   complete (to _start or the thread start): gorc-prof %d (%.1f%%), perf script %d (%.1f%%)\n' \
     "$gc" "$(awk -v a="$gc" -v n="$n" 'BEGIN { print n ? 100 * a / n : 0 }')" \
     "$pc" "$(awk -v a="$pc" -v n="$n" 'BEGIN { print n ? 100 * a / n : 0 }')"
+  # issue 16's aim, on one line: 10x perf script (wall time), stacks
+  # agreeing >= 99.9%; the CPU times of the same runs beside
+  awk -v name="$name" -v mb="$(awk -v s="$size" 'BEGIN { print s / 1e6 }')" -v n="$n" -v tg="$tg" \
+      -v tp="$tp" -v cg="$cg" -v cp="$cp" -v both="$both" -v equal="$equal" -v gc="$gc" \
+      -v pc="$pc" 'BEGIN {
+    r = tg > 0 ? tp / tg : 0; agree = both ? 100 * equal / both : 0
+    printf "prof: aim 10x perf script, perf.data of %s (%.1f MB, %d samples): gorc-prof %.3f s, " \
+      "perf script %.3f s: %.1fx (%s; CPU %.3f s against %.3f s: %.1fx); agreement %.2f%% " \
+      "(%s); complete: gorc-prof %.1f%%, perf script %.1f%%\n", name, mb, n, tg, tp, r,
+      (r >= 10 ? "met" : "missed"), cg, cp, (cg > 0 ? cp / cg : 0), agree,
+      (both && agree >= 99.9 ? "met" : "missed"), (n ? 100 * gc / n : 0), (n ? 100 * pc / n : 0) }'
   # gorc-prof's summary: "N MB of perf records, B bytes per sample (S of them stack)"
   "$PROF" -o "$WORK/rec" -- "$@" 2>"$WORK/rec.txt" >/dev/null
   local ours
@@ -119,7 +138,9 @@ perf_data() {
 
 "$CC" -O2 -pthread -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.dropin/prof-burn.c" \
   -o "$WORK/burn" || { echo "prof: building the burn workload failed"; exit 2; }
-overhead "$WORK/burn" 25000
+PARTS=" ${PROF_PARTS:-overhead perf-data} "
+case $PARTS in *" overhead "*) overhead "$WORK/burn" 25000 ;; esac
+case $PARTS in *" perf-data "*) ;; *) exit 0 ;; esac
 perf_data burn "$WORK/burn" 200000
 # many short processes, deeper stacks: the bundled interpreter 30 times
 if [ -x "$GORC_ROOT/examples/demo" ] || make -s -C "$GORC_ROOT/examples" CC="$CC" demo >/dev/null 2>&1; then

@@ -88,6 +88,7 @@ struct gorc_perf_task_body {           /* FORK, EXIT */
 #define GORC_PERF_MISC_BUILD_ID_SIZE (1 << 15) /* PERF_RECORD_MISC_BUILD_ID_SIZE */
 #define GORC_PERF_FEAT_BITS 256
 #define GORC_PERF_USER_TYPE_START 64          /* perf's own record types: skipped */
+#define GORC_PERF_RECORD_FINISHED_ROUND 68    /* PERF_RECORD_FINISHED_ROUND */
 #define GORC_PERF_RECORD_COMPRESSED 81        /* PERF_RECORD_COMPRESSED (perf record -z) */
 
 struct gorc_perf_file_section {
