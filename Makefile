@@ -4,7 +4,8 @@
 #                 runtime/libgorc.a and runtime/libgorc.so
 #   make demo     build the bundled example with the plugin, show its records
 #   make check    run the DejaGnu testsuite; ends with "N passed, M failed"
-#                 (GORC_CC=gcc-11: against GCC 11, with its plugin)
+#                 (GORC_CC=gcc-11: against GCC 11, with its plugin;
+#                 RUNTESTFLAGS=runtime.exp: one .exp, as runtest takes it)
 #   make PLUGIN_CC=gcc-11   also build the plugin for another installed GCC
 #   make ARCH=aarch64       also the plugin for the aarch64 cross compiler
 #                 (= PLUGIN_CC=aarch64-linux-gnu-gcc-12; built by default
@@ -156,7 +157,8 @@ demo: all deps-if-missing
 check: all deps-if-missing
 	rm -rf testsuite/out && mkdir -p testsuite/out
 	cd testsuite && runtest --tool gorc --srcdir . --outdir out \
-	  GORC_ROOT=$(CURDIR) GORC_CC=$(GORC_CC) GORC_CXX=$(GORC_CXX) >out/runtest.log 2>&1; \
+	  GORC_ROOT=$(CURDIR) GORC_CC=$(GORC_CC) GORC_CXX=$(GORC_CXX) $(RUNTESTFLAGS) \
+	  >out/runtest.log 2>&1; \
 	  tail -n 20 out/runtest.log
 	testsuite/summary.sh testsuite/out
 
