@@ -42,8 +42,9 @@ static uint64_t scan_best_start(const struct gorc_rt_module *m, uint64_t pc)
 }
 
 /* Decode the range of index entry E up to PC.  Returns 1 with *S, 0 when
-   the range ends at or before PC, -GORC_ECORRUPT when its body is
-   malformed or the range is not inside M's code.  */
+   the range ends at or before PC or PC is in a gap between two of its
+   functions (no records: gorc_state_is_gap), -GORC_ECORRUPT when its
+   body is malformed or the range is not inside M's code.  */
 static int range_state(const struct gorc_rt_module *m, uint64_t e, uint64_t pc,
                        struct gorc_state *s)
 {
@@ -68,7 +69,7 @@ static int range_state(const struct gorc_rt_module *m, uint64_t e, uint64_t pc,
   }
   if (rc < 0)
     return -GORC_ECORRUPT;
-  if (pc >= ent.addr || !found)
+  if (pc >= ent.addr || !found || gorc_state_is_gap(s))
     return 0;
   /* A range must lie in one executable segment: a corrupt start must not
      claim another module's code (or none).  */
