@@ -93,9 +93,12 @@ static void usage(FILE *f)
 "flag is not checked.\n"
 "\n"
 "A range may cover several functions of one code section; between them a\n"
-"gap entry says 'no records' (gorc-dump: 'gap: no records').  Gap bytes\n"
-"without CFI (padding, code without CFI) are not counted; gap bytes where the\n"
-"CFI describes the code are a mismatch.\n", prog);
+"gap entry says 'no records' (gorc-dump: 'gap: no records'), which is read\n"
+"like code outside every range: gap bytes without CFI (padding, code without\n"
+"CFI) are not counted, gap bytes with CFI are uncovered (a toplevel asm\n"
+"function with CFI between two C functions: readers use its .eh_frame).\n"
+"Records that say cfa=undefined with the frame pointer undefined (code the\n"
+"plugin could not describe) where the CFI describes the code are a mismatch.\n", prog);
 }
 
 /* ---- libdw answers as gorc states ---- */
@@ -747,6 +750,10 @@ static void sweep_section(struct file_check *fc, const struct gorc_sec *sec)
     long ri = gorc_table_lookup(fc->t, a, &rec, &rnext);
     if (rnext < e)
       e = rnext;
+    /* A gap between the functions of a range says "no records", as
+       readers take it: like code outside every range.  */
+    if (ri >= 0 && gorc_state_is_gap(&rec))
+      ri = -1;
     uint64_t len = e - a;
     int any = 0;
     for (int k = 0; k < fc->nsrc; k++) {
@@ -784,10 +791,7 @@ static void sweep_section(struct file_check *fc, const struct gorc_sec *sec)
         }
       }
     }
-    /* A gap between the functions of a range says "no records": where
-       no CFI is either, both say nothing.  (Where there is CFI the gap
-       is compared like any undefined record: a mismatch.)  */
-    if (!any && ri >= 0 && !gorc_state_is_gap(&rec))
+    if (!any && ri >= 0)
       fc->records_only += len;
     a = e;
   }
