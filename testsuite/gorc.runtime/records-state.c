@@ -3,7 +3,8 @@
    (the note found through dl_iterate_phdr, every range's body walked with
    format.h's gorc_range_next), gorc_rt_records_state at every address
    the range covers must give the state of the entry in effect there; and
-   at an address no range covers, "nothing" (0).  The program is linked
+   at an address no range covers, or in a gap between two functions of a
+   range, "nothing" (0).  The program is linked
    with libgorc.a and its internal headers (dg-gorc-runtime internal).  */
 /* { dg-do run } */
 /* { dg-gorc-runtime internal } */
@@ -74,7 +75,9 @@ main (void)
 
   size_t nranges = (note.index_end - note.index_start) / GORC_INDEX_ENTRY_SIZE;
   struct span *spans = calloc (nranges, sizeof *spans);
-  CHECK (nranges >= 3 && spans, nranges);   /* main, find_note, by_lo at least */
+  /* main's (.text.startup) and the one find_note and by_lo share (.text),
+     with a gap between them, at least.  */
+  CHECK (nranges >= 2 && spans, nranges);
   long checked = 0, gaps = 0;
   for (size_t i = 0; i < nranges; i++) {
     uint64_t e = note.index_start + i * GORC_INDEX_ENTRY_SIZE;
@@ -119,7 +122,8 @@ main (void)
       CHECK (gorc_rt_records_state (&m, pc, &s) == 0, (long) i);
       gaps++;
     }
-  printf ("records-state: %zu ranges, %ld addresses in them and %ld between them checked\n",
+  CHECK (gaps > 0, gaps);
+  printf ("records-state: %zu ranges, %ld addresses with records and %ld without checked\n",
           nranges, checked, gaps);
   free (spans);
   return 0;
