@@ -289,8 +289,12 @@ struct gorc_state gorc_interp_state(const struct gorc_interp *in)
     s.ra_off = entry.ra_off;
   }
   if (s.cfa_kind == GORC_CFA_UNDEFINED) {
+    /* Nothing is known: with the frame pointer "same" this would read as
+       a gap between functions, which readers treat as no records at all
+       (gorc_state_is_gap).  */
     s.cfa_reg = 0;
     s.cfa_off = 0;
+    s.bp_kind = GORC_BP_UNDEFINED;
   }
   if (s.bp_kind != GORC_BP_CFA && s.bp_kind != GORC_BP_REG) {
     s.bp_off = 0;

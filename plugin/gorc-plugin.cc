@@ -64,6 +64,13 @@ static void register_passes(const char *plugin_name)
   add_pass(plugin_name, gorc_make_emit_pass(g), GORC_GCC_FINAL_PASS, PASS_POS_INSERT_AFTER);
 }
 
+/* The end of the unit: the runs still open get their END (after the
+   thunks GCC prints at the end, before the assembly file is closed).  */
+static void finish_unit(void *, void *)
+{
+  gorc_close_runs(asm_out_file);
+}
+
 int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
   if (!plugin_default_version_check(version, &gcc_version)) {
@@ -78,6 +85,7 @@ int plugin_init(struct plugin_name_args *info, struct plugin_gcc_version *versio
 
   register_callback(info->base_name, PLUGIN_INFO, NULL, &gorc_plugin_info);
   gorc_install_thunk_hook();
+  register_callback(info->base_name, PLUGIN_FINISH_UNIT, finish_unit, NULL);
   gorc_static_calls_init(info->base_name);
   register_passes(info->base_name);
   return 0;

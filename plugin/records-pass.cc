@@ -235,6 +235,7 @@ static void collect_records(function *fun)
         release_pending();
         return;
       }
+      part->after_switch = true;
       gorc_interp_reset(&interp);
       gorc_bp_watch_reset(&watch);
       code_since_last_entry = false;

@@ -20,11 +20,14 @@ struct gorc_entry_rec {
   struct gorc_state state;
 };
 
-/* One range: a hot or a cold part of a function.  */
+/* The records of a hot or a cold part of a function (the emit pass puts
+   it into a run: one range for consecutive parts in one code section), or
+   of a thunk or trampoline (a range of its own).  */
 struct gorc_partition_rec {
   vec<gorc_entry_rec> entries;  /* entries[0] is at the partition start */
   char end_label[GORC_LABEL_MAX];
   const char *group;            /* COMDAT group of its code section, or NULL */
+  bool after_switch;            /* the part after GCC switched text sections */
 };
 
 struct gorc_function_records {
@@ -48,9 +51,15 @@ bool gorc_function_start_label(char *buf);
 
 opt_pass *gorc_make_emit_pass(gcc::context *ctxt);
 
-/* Print one range (and, with the unit's first range, the module note).  */
+/* Print one range of its own (and, with the unit's first range, the
+   module note).  Ends every open run first: the range may lie in a run's
+   code section.  */
 void gorc_emit_partition(FILE *f, const struct gorc_partition_rec *p);
 void gorc_emit_module_note(void);
+
+/* End every open run (its END entry): at the end of the unit, and before
+   a range of its own.  */
+void gorc_close_runs(FILE *f);
 
 /* The COMDAT group of code section SEC, or NULL.  */
 const char *gorc_section_group(section *sec);

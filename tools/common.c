@@ -89,6 +89,10 @@ void gorc_format_state(const struct gorc_arch *a, const struct gorc_state *s, in
     snprintf(buf, n, "end");
     return;
   }
+  if (gorc_state_is_gap(s)) {
+    snprintf(buf, n, "gap: no records");
+    return;
+  }
   gorc_format_cfa(a, s, c, sizeof c);
   gorc_format_bp(a, s, b, sizeof b);
   gorc_format_ra(a, s, r, sizeof r);
@@ -722,4 +726,22 @@ long gorc_table_lookup(const struct gorc_table *t, uint64_t pc,
   }
   *next = lo < t->nranges ? t->ranges[t->sorted[lo]].start : UINT64_MAX;
   return -1;
+}
+
+int gorc_table_gap_at(const struct gorc_table *t, long ri, uint64_t pc)
+{
+  const struct gorc_rec_range *r = &t->ranges[ri];
+  const struct gorc_rec_entry *e = t->entries + r->first;
+  size_t a = 0, b = r->count;
+  while (a < b) {
+    size_t mid = a + (b - a) / 2;
+    if (e[mid].addr < pc)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  for (; a < r->count && e[a].addr == pc; a++)
+    if (gorc_state_is_gap(&e[a].state))
+      return 1;
+  return 0;
 }

@@ -23,7 +23,9 @@ void gorc_format_bp(const struct gorc_arch *a, const struct gorc_state *s, char 
    cfa-8).  */
 void gorc_format_ra(const struct gorc_arch *a, const struct gorc_state *s, char *buf, size_t n);
 /* "cfa=sp+8 bp=same" (aarch64: "cfa=sp+32 fp=[cfa-32] ra=[cfa-24] signed");
-   the CFA part padded to CFA_WIDTH columns (0: one space).  */
+   the CFA part padded to CFA_WIDTH columns (0: one space).  "gap: no
+   records" for the state between two functions of a range
+   (gorc_state_is_gap), "end" for an end marker.  */
 void gorc_format_state(const struct gorc_arch *a, const struct gorc_state *s, int cfa_width,
                        char *buf, size_t n);
 
@@ -93,5 +95,9 @@ void gorc_format_op(const struct gorc_rec_entry *e, char *buf, size_t n);
    none).  Of several entries at one address the last holds.  */
 long gorc_table_lookup(const struct gorc_table *t, uint64_t pc,
                        struct gorc_state *state, uint64_t *next);
+
+/* Does range RI (from gorc_table_lookup) have a gap entry at PC, maybe
+   followed by the next function's first entry at the same address?  */
+int gorc_table_gap_at(const struct gorc_table *t, long ri, uint64_t pc);
 
 #endif /* GORC_TOOLS_COMMON_H */

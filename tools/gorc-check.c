@@ -88,8 +88,17 @@ static void usage(FILE *f)
 "the return address is signed is checked against the code instead: set after\n"
 "paciasp/pacibsp, clear after autiasp/autibsp, unchanged across any other\n"
 "instruction that falls through (a mismatch is reported as 'mismatch (signed\n"
-"return address)').  After ret, b, br, brk, udf and at a range's start the\n"
-"code says nothing and the flag is not checked.\n", prog);
+"return address)').  After ret, b, br, brk, udf, at a range's start and at\n"
+"the start of each further function of a range the code says nothing and the\n"
+"flag is not checked.\n"
+"\n"
+"A range may cover several functions of one code section; between them a\n"
+"gap entry says 'no records' (gorc-dump: 'gap: no records'), which is read\n"
+"like code outside every range: gap bytes without CFI (padding, code without\n"
+"CFI) are not counted, gap bytes with CFI are uncovered (a toplevel asm\n"
+"function with CFI between two C functions: readers use its .eh_frame).\n"
+"Records that say cfa=undefined with the frame pointer undefined (code the\n"
+"plugin could not describe) where the CFI describes the code are a mismatch.\n", prog);
 }
 
 /* ---- libdw answers as gorc states ---- */
@@ -741,6 +750,10 @@ static void sweep_section(struct file_check *fc, const struct gorc_sec *sec)
     long ri = gorc_table_lookup(fc->t, a, &rec, &rnext);
     if (rnext < e)
       e = rnext;
+    /* A gap between the functions of a range says "no records", as
+       readers take it: like code outside every range.  */
+    if (ri >= 0 && gorc_state_is_gap(&rec))
+      ri = -1;
     uint64_t len = e - a;
     int any = 0;
     for (int k = 0; k < fc->nsrc; k++) {
@@ -797,7 +810,8 @@ static void sweep_section(struct file_check *fc, const struct gorc_sec *sec)
    instruction leaves (set after paciasp/pacibsp, clear after
    autiasp/autibsp, else unchanged), and paci*sp must meet it clear,
    auti*sp and retaa/retab set.  Where control cannot fall through (after
-   ret, b, br, brk, udf) and at a range's start the code says nothing, so
+   ret, b, br, brk, udf), at a range's start and where a gap between two
+   functions of a range ends the code says nothing, so
    only there is the flag unchecked.  */
 
 static void ra_mismatch(struct file_check *fc, uint64_t a, const char *why)
@@ -825,10 +839,14 @@ static void check_ra_signing(struct file_check *fc, const struct gorc_sec *sec)
     if (arch->insn_info(sec->data + off, sec->size - off, &insn) != 0)
       break;
     long ri = gorc_table_lookup(fc->t, a, &st, &next);
-    if (ri < 0) {
+    if (ri < 0 || gorc_state_is_gap(&st)) { /* no records here */
       prev_range = -1;
       continue;
     }
+    /* Where a gap ends the range's next function starts: as at a range's
+       start, nothing falls through into it.  */
+    if (gorc_table_gap_at(fc->t, ri, a))
+      prev_range = -1;
     fc->ra_checked++;
     if (ri == prev_range && prev_falls && st.ra_signed != signed_after_prev)
       ra_mismatch(fc, a, st.ra_signed ? "records say signed, the code before leaves it unsigned"

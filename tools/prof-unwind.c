@@ -564,11 +564,13 @@ static int reg_value(const struct frame *f, unsigned r, uint64_t *out)
 }
 
 /* The state at PC of module M (records first, then .eh_frame): 1, or 0
-   when neither describes PC.  */
+   when neither describes PC.  A gap between the functions of a range is
+   no records, as in the runtime (records.c).  */
 static int module_lookup(const struct prof_module *m, uint64_t pc, struct gorc_state *st)
 {
   uint64_t next;
-  if (m->has_table && gorc_table_lookup(&m->table, pc, st, &next) >= 0)
+  if (m->has_table && gorc_table_lookup(&m->table, pc, st, &next) >= 0
+      && !gorc_state_is_gap(st))
     return 1;
   if (m->has_eh)
     return gorc_eh_frame_state(&m->eh, pc + m->eh_bias, st) == 1;

@@ -309,6 +309,30 @@ static inline int gorc_state_identical(const struct gorc_state *a,
   return gorc_state_equal(a, b) && a->ra_signed == b->ra_signed;
 }
 
+/* The gap state: "no records here".  One range may cover several
+   functions of one code section (a run, docs/FORMAT.md); the bytes
+   between two of them (alignment padding, code the plugin did not see:
+   toplevel asm, functions without records) get this state, the CFA
+   undefined with the frame pointer and the return address where they
+   are at a call (x86-64 STATE 05; aarch64 STATE 05 00).  A reader
+   treats such an address as covered by no range (a runtime falls back
+   to .eh_frame there).  Code the plugin cannot describe exactly says
+   UNDEFINED with the frame pointer undefined too, so never looks like
+   a gap.  */
+static inline struct gorc_state gorc_gap_state(unsigned machine)
+{
+  struct gorc_state s = gorc_entry_state(machine);
+  s.cfa_kind = GORC_CFA_UNDEFINED;
+  s.cfa_off = 0;
+  return s;
+}
+
+static inline int gorc_state_is_gap(const struct gorc_state *s)
+{
+  return s->cfa_kind == GORC_CFA_UNDEFINED && s->bp_kind == GORC_BP_SAME
+         && s->ra_kind != GORC_RA_UNDEFINED && !s->ra_signed;
+}
+
 /* CFA = DWARF register REG + OFF: sp and fp have kinds of their own,
    any other register is GORC_CFA_REG.  (The caller checks REG.)  */
 static inline void gorc_state_set_cfa_reg(struct gorc_state *s, unsigned machine, unsigned reg,

@@ -41,9 +41,12 @@ static uint64_t scan_best_start(const struct gorc_rt_module *m, uint64_t pc)
   return best;
 }
 
-/* Decode the range of index entry E up to PC.  Returns 1 with *S, 0 when
-   the range ends at or before PC, -GORC_ECORRUPT when its body is
-   malformed or the range is not inside M's code.  */
+/* Decode the range of index entry E up to PC: to the first entry past
+   PC (a range may cover a run of functions, so its end can be far), or
+   its END.  Returns 1 with *S, 0 when the range ends at or before PC or
+   PC is in a gap between two of its functions (no records:
+   gorc_state_is_gap), -GORC_ECORRUPT when its body up to there is
+   malformed or that part of the range is not inside M's code.  */
 static int range_state(const struct gorc_rt_module *m, uint64_t e, uint64_t pc,
                        struct gorc_state *s)
 {
@@ -59,19 +62,18 @@ static int range_state(const struct gorc_rt_module *m, uint64_t e, uint64_t pc,
                   (const uint8_t *)(uintptr_t)m->bodies_hi);
   /* Every entry costs at least one byte: the body bounds the loop.  */
   while ((rc = gorc_range_next(&r, &ent)) == 1) {
-    if (ent.state.cfa_kind == GORC_CFA_END)
+    if (ent.state.cfa_kind == GORC_CFA_END || ent.addr > pc)
       break;
-    if (ent.addr <= pc) {
-      *s = ent.state;
-      found = 1;
-    }
+    *s = ent.state;
+    found = 1;
   }
   if (rc < 0)
     return -GORC_ECORRUPT;
-  if (pc >= ent.addr || !found)
+  if (pc >= ent.addr || !found || gorc_state_is_gap(s))
     return 0;
   /* A range must lie in one executable segment: a corrupt start must not
-     claim another module's code (or none).  */
+     claim another module's code (or none).  Entries never go back, so
+     the range reaches ENT at least.  */
   if (!gorc_rt_module_has_code(m, start, ent.addr - start))
     return -GORC_ECORRUPT;
   return 1;

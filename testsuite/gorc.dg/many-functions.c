@@ -1,10 +1,16 @@
-/* Many functions in one unit, some hot, some cold, some static: the ranges
-   must all be there and sorted.  */
+/* Many functions in one unit, some hot, some cold, some static: the
+   records of every one must be there and the ranges sorted.  The
+   functions of one section share ranges (runs), each run of at most 64
+   entries: 200 functions with hot and cold parts need more than two.  */
 /* { dg-do run } */
 /* { dg-options "-O2" } */
 /* { dg-final { gorc-check } } */
 /* { dg-final { gorc-code-identical } } */
-/* { dg-final { scan-gorc-dump-times {^range \S+ fn[0-9]+ } 200 } } */
+/* { dg-final { scan-gorc-dump-times {^  \S+ fn[0-9]+\+0x0 +cfa=sp\+8 } 200 } } */
+/* { dg-final { scan-gorc-dump-times {^  \S+ fn[0-9]+\.cold\+0x0 +cfa=[^(]*$} 200 } } */
+/* Runs split: ranges start at later functions too, hot and cold.  */
+/* { dg-final { scan-gorc-dump {^range \S+ fn(1[1-9]|2[0-9])[0-9] } } } */
+/* { dg-final { scan-gorc-dump {^range \S+ fn(1[1-9]|2[0-9])[0-9]\.cold } } } */
 
 extern void abort (void);
 

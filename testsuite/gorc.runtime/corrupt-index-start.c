@@ -62,7 +62,9 @@ intact_a (int x)
   return r;
 }
 
-__attribute__((noinline, noclone)) static int
+/* In a section of its own, so that its range is its own too (the
+   functions of .text share one).  */
+__attribute__((noinline, noclone, section (".text.victim"))) static int
 victim (int x)
 {
   volatile long pad[6];
