@@ -7,8 +7,9 @@
    frame is one too) are kept in a direct-mapped cache keyed by the
    address: 32768 entries of one 64-bit word each (aarch64: 65536),
    reserved as zero-filled memory up front (256 KiB of address space,
-   aarch64 512 KiB, paid for in RSS only as entries are used), written and read without a lock, also from
-   signal handlers: an entry is one atomic word.
+   aarch64 512 KiB, paid for in RSS only as entries are used), written
+   and read without a lock, also from signal handlers: an entry is one
+   atomic word.
 
    An entry names the module slot its state came from, and a walk asks
    once per slot whether that slot's module is still loaded
