@@ -684,11 +684,9 @@ static int frame_saved(const struct stack_copy *s, struct frame *f, const struct
   case GORC_BP_REG:
     if (!reg_value(f, st->bp_reg, &v))
       return PROF_WALK_NO_INFO;
-    /* A save slot lies in its frame, [sp, CFA): GCC's "rbp saved at
-       [rbp+0]" of a realigned frame outlives the epilogue's restore of
-       rbp, after which it points elsewhere and rbp is the caller's (as
-       libgorc's frame_bp, runtime/src/unwind.c).  */
-    if (v + (uint64_t)st->bp_off < f->sp || v + (uint64_t)st->bp_off >= cfa)
+    /* A stale rule (GCC's, after a DRAP epilogue restored rbp): rbp is
+       the caller's, still in the register.  */
+    if (!gorc_bp_slot_in_frame(v + (uint64_t)st->bp_off, f->sp, cfa))
       break;
     rc = rd(s, v + (uint64_t)st->bp_off, &f->bp);
     f->bp_known = 1;

@@ -333,6 +333,19 @@ static inline int gorc_state_is_gap(const struct gorc_state *s)
          && s->ra_kind != GORC_RA_UNDEFINED && !s->ra_signed;
 }
 
+/* Does a GORC_BP_REG rule's slot, at SLOT (its register's value + off),
+   lie in its frame, [SP, CFA)?  Every save slot does.  GCC's CFI for a
+   realigned frame says "fp saved at [fp + 0]" up to the return, also
+   once the epilogue has restored fp (leave, pop %rbp): from then on fp
+   is the caller's, which points elsewhere (above the CFA when the caller
+   keeps a frame pointer), and the rule is stale: fp is still in the
+   register.  Unwinders (libgorc, gorc-prof) ask this before they read
+   the slot.  */
+static inline int gorc_bp_slot_in_frame(uint64_t slot, uint64_t sp, uint64_t cfa)
+{
+  return slot >= sp && slot < cfa;
+}
+
 /* CFA = DWARF register REG + OFF: sp and fp have kinds of their own,
    any other register is GORC_CFA_REG.  (The caller checks REG.)  */
 static inline void gorc_state_set_cfa_reg(struct gorc_state *s, unsigned machine, unsigned reg,

@@ -541,13 +541,9 @@ static int frame_bp(const struct gorc_cursor *c, const struct gorc_state *st, ui
   case GORC_BP_REG:
     if ((rc = reg_value(c, st->bp_reg, &v)) != 0)
       return rc;
-    /* A register's save slot lies in its frame, [sp, CFA).  GCC's CFI
-       for a realigned frame says "fp saved at [fp + 0]" up to the
-       return, also once the epilogue has restored fp (leave, pop %rbp):
-       from then on fp is the caller's, which points elsewhere (above the
-       CFA when the caller keeps a frame pointer), and still in the
-       register.  */
-    if (v + (uint64_t)st->bp_off < c->sp || v + (uint64_t)st->bp_off >= cfa)
+    /* A stale rule (GCC's, after a DRAP epilogue restored fp): fp is
+       the caller's, still in the register.  */
+    if (!gorc_bp_slot_in_frame(v + (uint64_t)st->bp_off, c->sp, cfa))
       return 0;
     *unknown = 0;
     return rd(c, v + (uint64_t)st->bp_off, bp) ? -GORC_EBADFRAME : 0;
