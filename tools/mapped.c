@@ -105,3 +105,8 @@ void *gorc_alloc_huge(size_t n)
   madvise(p, n, MADV_HUGEPAGE);   /* a hint: without it, small pages */
   return p;
 }
+
+void *gorc_alloc_array(size_t bytes, size_t small)
+{
+  return bytes < small ? malloc(bytes) : gorc_alloc_huge(gorc_huge_round(bytes));
+}

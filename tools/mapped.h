@@ -25,4 +25,14 @@ void gorc_unmap_file(void *addr, size_t len);
 #define GORC_HUGE_PAGE ((size_t)2 << 20)
 void *gorc_alloc_huge(size_t n);
 
+/* N rounded up to whole huge pages.  */
+static inline size_t gorc_huge_round(size_t n)
+{
+  return (n + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1);
+}
+
+/* BYTES for an array: from malloc below SMALL bytes, else whole huge
+   pages (gorc_alloc_huge).  NULL when out of memory; freed by free().  */
+void *gorc_alloc_array(size_t bytes, size_t small);
+
 #endif

@@ -101,7 +101,7 @@ static void *grow(void *v, size_t *cap, size_t size, size_t first)
     *cap = n / size;
     return prof_xrealloc(v, n);
   }
-  n = (n + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1);
+  n = gorc_huge_round(n);
   void *h = prof_xmalloc_huge(n);
   if (used)
     memcpy(h, v, used);

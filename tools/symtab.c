@@ -147,8 +147,7 @@ static int read_xindex(struct load *l, const struct gorc_es_elf_file *f,
 static int reserve(struct sym_list *list, size_t n)
 {
   size_t bytes = (n ? n : 1) * sizeof *list->v;
-  list->v = bytes < GORC_HUGE_PAGE / 8 ? malloc(bytes)
-            : gorc_alloc_huge((bytes + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1));
+  list->v = gorc_alloc_array(bytes, GORC_HUGE_PAGE / 8);
   list->cap = list->v ? n : 0;
   return list->v ? 0 : -1;
 }
@@ -217,8 +216,7 @@ static struct sym_key *radix_sort(struct sym_key *a, struct sym_key *b, size_t n
 static void sort_syms(struct gorc_sym *v, size_t n)
 {
   size_t bytes = 2 * (n ? n : 1) * sizeof(struct sym_key);
-  struct sym_key *keys = bytes < GORC_HUGE_PAGE / 32 ? malloc(bytes)
-                         : gorc_alloc_huge((bytes + GORC_HUGE_PAGE - 1) & ~(GORC_HUGE_PAGE - 1));
+  struct sym_key *keys = gorc_alloc_array(bytes, GORC_HUGE_PAGE / 32);
   if (!keys) {
     qsort(v, n, sizeof *v, sym_order);
     return;
