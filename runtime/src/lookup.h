@@ -82,6 +82,23 @@ static inline uint64_t gorc_rt_w_ra8(uint32_t w)
   return GORC_RT_RA_IN_REG ? gorc_rt_w_j8(w) : 8;
 }
 
+/* Is a frame whose fast word is W, with CFA CFA, one the inner loop may
+   step from sp SP on the stack [LO, HI)?  The CFA above sp, aligned, at
+   most HI, and the slots the word names (fp, the return address where
+   the word names it) at or above LO.  The loop's common branch needs
+   only the CFA's bound (unwind.c says why); its careful branch, and the
+   walk memo's second stepping of a run (memo.c), ask this.  */
+static inline int gorc_rt_w_frame_ok(uint32_t w, uint64_t cfa, uint64_t sp, uint64_t lo,
+                                     uint64_t hi)
+{
+  return cfa > sp && !(cfa & 7) && cfa <= hi && cfa - lo >= gorc_rt_w_bp8(w)
+         && cfa - lo >= gorc_rt_w_j8(w);
+}
+
+/* A load of a stack word the walk checked is inside its bounds.
+   Volatile: the stack is not the compiler's to cache or reorder.  */
+#define GORC_RT_LOAD_STACK(a) (*(const volatile uint64_t *)(uintptr_t)(a))
+
 /* The cache, keyed by return address: the entry for PC holds the state
    of PC - 1, the call that pushed PC (the walk's inner loop looks up
    nothing else, and needs no subtraction before its load).  User-space

@@ -34,6 +34,7 @@
 #include "gorc.h"
 #include "arch.h"
 #include "internal.h"
+#include "memo.h"
 
 /* What libgorc keeps in a struct gorc_cursor's priv[]: the walk's state
    beyond ip, sp and bp (fp).  */
@@ -708,8 +709,6 @@ enum fast_stop {
   FAST_SLOW        /* a frame the general step must take */
 };
 
-#define LOAD_STACK(a) (*(const volatile uint64_t *)(uintptr_t)(a))
-
 /* fp, read when needed: the loop notes where the last frame that saved
    fp put it, and reads that slot only for a CFA on fp and at its end
    (most frames that save fp, as a callee-saved register, are followed by
@@ -733,17 +732,10 @@ static inline __attribute__((always_inline)) void fp_saved(struct lazy_fp *fp, u
 static inline __attribute__((always_inline)) uint64_t fp_value(struct lazy_fp *fp)
 {
   if (fp->w) {
-    fp->value = LOAD_STACK(fp->cfa - gorc_rt_w_bp8(fp->w));
+    fp->value = GORC_RT_LOAD_STACK(fp->cfa - gorc_rt_w_bp8(fp->w));
     fp->w = 0;
   }
   return fp->value;
-}
-
-/* Are the slots of word W with CFA CFA (fp, and the return address where
-   the word names it) at or above LO?  */
-static int slots_inside(uint32_t w, uint64_t cfa, uint64_t lo)
-{
-  return cfa - lo >= gorc_rt_w_bp8(w) && cfa - lo >= gorc_rt_w_j8(w);
 }
 
 /* The registers of the inner loop, in locals (the stores of return
@@ -774,7 +766,7 @@ run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
       stop = FAST_SLOW;
       break;
     }
-    ra = LOAD_STACK(cfa - gorc_rt_w_ra8(w));
+    ra = GORC_RT_LOAD_STACK(cfa - gorc_rt_w_ra8(w));
     if (w & GORC_RT_W_RA_SIGNED)
       ra = gorc_rt_strip_ra(ra);
     if (ra == 0) {
@@ -811,8 +803,8 @@ static __attribute__((noinline)) uint32_t word_of_other(struct gorc_rt_walk_modu
    its word, the CFA's bound, the load of the return address and, when
    the frame saved fp, a note of where.  */
 static inline __attribute__((always_inline)) enum fast_stop
-fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm,
-                                unsigned *slot)
+fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
+          struct gorc_rt_memo_use *mu)
 {
   uint64_t ip = r->ip, sp = r->sp;
   struct lazy_fp fp = { r->bp, 0, 0 };
@@ -829,8 +821,30 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm,
   unsigned module_slot = *slot;
   uint64_t slot_key = gorc_rt_cache_slot_key(module_slot);
   enum fast_stop stop = FAST_MAX;
+  /* The memo (memo.h) is looked at once sp reaches watch; took_all: it
+     took the walk to its end, and writing the walk as the memo would
+     change nothing.  */
+  uint64_t watch = gorc_rt_memo_watch(mu);
+  int took_all = 0;
 
   while (out < end) {
+    if (__builtin_expect(sp >= watch, 0)) {
+      struct gorc_rt_memo_exit x;
+      long got = gorc_rt_memo_take(mu, ip, sp, fp_value(&fp), lo, hi, out, end,
+                                   out == r->out, &watch, &x);
+      if (got >= 0) {
+        took_all = x.same;
+        out += got;
+        ip = x.ip;
+        sp = x.sp;
+        fp = (struct lazy_fp){ x.fp, 0, 0 };
+        if (x.how == GORC_RT_MEMO_AT_END) {
+          stop = FAST_END;
+          break;
+        }
+        continue;
+      }
+    }
     uint64_t e = gorc_rt_cache_entry(ip), cfa, ra;
     uint32_t w = (uint32_t)e;   /* the word's fields ignore the key's bits above it */
     if (__builtin_expect((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key_of(slot_key, ip),
@@ -864,14 +878,14 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm,
         break;
       }
       cfa = (w & GORC_RT_W_CFA_BP ? fp_value(&fp) : sp) + gorc_rt_w_off(w);
-      if (cfa <= sp || (cfa & 7) || cfa > hi || !slots_inside(w, cfa, lo)) {
+      if (!gorc_rt_w_frame_ok(w, cfa, sp, lo, hi)) {
         stop = FAST_SLOW;
         break;
       }
     }
     /* A return address of 0 (the outermost frame) is stored and found
        at the next lookup, in word_of_other: one test less per frame.  */
-    ra = LOAD_STACK(cfa - gorc_rt_w_ra8(w));
+    ra = GORC_RT_LOAD_STACK(cfa - gorc_rt_w_ra8(w));
     if (w & GORC_RT_W_RA_SIGNED)
       ra = gorc_rt_strip_ra(ra);
     fp_saved(&fp, w, cfa);
@@ -891,6 +905,11 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm,
     /* The outermost frame's 0, stored: not an address.  */
     out--;
     stop = FAST_END;
+  }
+  if (mu->memo && stop != FAST_SLOW && !took_all) {
+    struct gorc_rt_memo_run run = { r->ip, r->sp, r->bp, r->out, (unsigned)(out - r->out),
+                                    stop == FAST_END, lo, hi };
+    gorc_rt_memo_record(mu, &run);
   }
   r->ip = ip;
   r->sp = sp;
@@ -936,7 +955,8 @@ enum walk_mode {
    addresses in *COUNT.  A return address that is no code (the step says
    so, or the walk stopped at MAX right after it) is not kept.  */
 static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_mode mode,
-                   struct gorc_rt_walk_modules *wm, unsigned *slot, int *count)
+                   struct gorc_rt_walk_modules *wm, unsigned *slot,
+                   struct gorc_rt_memo_use *mu, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
   int loop_next = mode == WALK_LOOP_FIRST;
@@ -954,7 +974,7 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_
     }
     if (loop_next && !(flags & slow) && !(sp & 7) && sp - BELOW_SP >= lo && sp < hi) {
       struct walk_regs r = { c->ip, sp, c->bp, lo, hi, ips + n, ips + max };
-      enum fast_stop stop = fast_loop(&r, wm, slot);
+      enum fast_stop stop = fast_loop(&r, wm, slot, mu);
       int stepped = (int)(r.out - (ips + n));
       c->ip = r.ip;
       c->sp = r.sp;
@@ -992,17 +1012,19 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_
 int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
   struct gorc_rt_walk_modules wm;
+  struct gorc_rt_memo_use mu;
   if (max <= 0) {
     *count = 0;
     return 1;
   }
   struct gorc_cursor start = *c;
   unsigned slot = gorc_rt_walk_modules_init(&wm);
+  gorc_rt_memo_begin(&mu);
   ips[0] = (void *)(uintptr_t)c->ip;
-  int rc = walk_on(c, ips, 1, max, WALK_LOOP_FIRST, &wm, &slot, count);
+  int rc = walk_on(c, ips, 1, max, WALK_LOOP_FIRST, &wm, &slot, &mu, count);
   if (rc == -WALK_AGAIN) {
     *c = start;
-    rc = walk_on(c, ips, 1, max, WALK_STEPS_ONLY, &wm, &slot, count);
+    rc = walk_on(c, ips, 1, max, WALK_STEPS_ONLY, &wm, &slot, &mu, count);
   }
   return rc;
 }
@@ -1015,6 +1037,7 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
 {
   struct gorc_cursor c;
   struct gorc_rt_walk_modules wm;
+  struct gorc_rt_memo_use mu;
   uint64_t lo = (sp - BELOW_SP) & ~(uint64_t)7, hi = gorc_rt_main_hi;
   if (max <= 1 || !gorc_rt_main_self_known
       || (uint64_t)(uintptr_t)__builtin_thread_pointer() != gorc_rt_main_self
@@ -1023,9 +1046,10 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
     return gorc_rt_walk(&c, ips, max, count);
   }
   unsigned slot = gorc_rt_walk_modules_init(&wm);
+  gorc_rt_memo_begin(&mu);
   ips[0] = (void *)(uintptr_t)ip;
   struct walk_regs r = { ip, sp, bp, lo, hi, ips + 1, ips + max };
-  enum fast_stop stop = fast_loop(&r, &wm, &slot);
+  enum fast_stop stop = fast_loop(&r, &wm, &slot, &mu);
   int n = (int)(r.out - ips);
   if (stop == FAST_END) {
     *count = n;
@@ -1045,10 +1069,10 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
   if (n > 1)
     cstate(&c)->flags = aux_skipped(cstate(&c)->flags);
   cstate(&c)->frames = (unsigned)(n - 1);
-  int rc = walk_on(&c, ips, n, max, WALK_STEP_FIRST, &wm, &slot, count);
+  int rc = walk_on(&c, ips, n, max, WALK_STEP_FIRST, &wm, &slot, &mu, count);
   if (rc == -WALK_AGAIN) {
     gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
-    rc = walk_on(&c, ips, 1, max, WALK_STEPS_ONLY, &wm, &slot, count);
+    rc = walk_on(&c, ips, 1, max, WALK_STEPS_ONLY, &wm, &slot, &mu, count);
   }
   return rc;
 }

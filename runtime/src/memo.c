@@ -1,0 +1,268 @@
+/* libgorc: the walk memo (memo.h).  Async-signal-safe: no allocation, no
+   lock; one compare-and-swap to rewrite a memo.  */
+
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include "arch.h"
+#include "memo.h"
+
+struct gorc_rt_memo gorc_rt_memos[1u << GORC_RT_MEMO_BITS];
+int gorc_rt_memo_off;
+
+__attribute__((constructor)) static void memo_setting(void)
+{
+  const char *e = getenv("GORC_WALK_MEMO");
+  gorc_rt_memo_off = e && strcmp(e, "0") == 0;
+}
+
+/* A memo is read while another walk may rewrite it (the sequence number
+   tells afterwards): each field once, as it is.  */
+#define READ(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+static unsigned memo_states(const struct gorc_rt_memo *m)
+{
+  unsigned n = READ(m->states);
+  return n > GORC_RT_MEMO_STATES ? GORC_RT_MEMO_STATES : n;
+}
+
+/* The state of the memo equal to (IP, SP), or -1; *WATCH gets the next
+   sp worth a look.  */
+static int meet(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp, uint64_t *watch)
+{
+  const struct gorc_rt_memo *m = mu->memo;
+  unsigned n = memo_states(m), i = mu->next;
+  while (i < n && READ(m->sp[i]) < sp)
+    i++;
+  int met = -1;
+  if (i < n && READ(m->sp[i]) == sp) {
+    if (READ(m->ip[i]) == ip)
+      met = (int)i;
+    i++;
+  }
+  mu->next = i;
+  *watch = i < n ? READ(m->sp[i]) : GORC_RT_MEMO_NO_WATCH;
+  return met;
+}
+
+/* Are the words the memo's checks FIRST up to LAST name unchanged on the
+   stack [LO, HI)?  A check's slot is tested against the bounds before it
+   is read: a memo rewritten meanwhile may name anything.  */
+static int words_unchanged(const struct gorc_rt_memo *m, unsigned first, unsigned last,
+                           uint64_t lo, uint64_t hi)
+{
+  const uint64_t span = hi - lo - 8;
+  if (first > last || last > 2 * GORC_RT_MEMO_STATES)
+    return 0;
+  for (unsigned c = first; c < last; c++) {
+    uint64_t slot = READ(m->check[c].slot);
+    if (slot - lo > span || GORC_RT_LOAD_STACK(slot) != READ(m->check[c].saved))
+      return 0;
+  }
+  return 1;
+}
+
+/* Follow the memo from its state K (gorc_rt_memo_take).  */
+static long follow(const struct gorc_rt_memo_use *mu, unsigned k, uint64_t fp, uint64_t lo,
+                   uint64_t hi, void **out, void **end, int at_run_start,
+                   struct gorc_rt_memo_exit *x)
+{
+  const struct gorc_rt_memo *m = mu->memo;
+  unsigned n = memo_states(m), how = READ(m->end);
+  if (k >= n || how > GORC_RT_MEMO_END_ZERO || (how == GORC_RT_MEMO_END_ZERO && n < k + 2))
+    return -1;
+  if (READ(m->needs_fp[k]) && READ(m->fp[k]) != fp)
+    return -1;
+  /* The last state whose ip the walk stores; where a zero ends the memo,
+     the step to it is checked too (the walk ends only if the outermost
+     frame still returns to 0).  */
+  unsigned last_out = how == GORC_RT_MEMO_END_ZERO ? n - 2 : n - 1;
+  unsigned stop = last_out;
+  if ((uint64_t)(end - out) < stop - k)
+    stop = k + (unsigned)(end - out);
+  unsigned checked = stop == last_out && how == GORC_RT_MEMO_END_ZERO ? n - 1 : stop;
+  if (!words_unchanged(m, READ(m->first_check[k]), READ(m->first_check[checked]), lo, hi))
+    return -1;
+  /* A copy of a memo being rewritten is not kept: the number is checked
+     below.  */
+  memcpy(out, &m->ip[k + 1], (stop - k) * sizeof m->ip[0]);
+  x->ip = READ(m->ip[stop]);
+  x->sp = READ(m->sp[stop]);
+  x->fp = READ(m->fp[stop]);
+  atomic_thread_fence(memory_order_acquire);
+  if (atomic_load_explicit(&mu->memo->seq, memory_order_relaxed) != mu->seq)
+    return -1;
+  if (stop < last_out || (how == GORC_RT_MEMO_OPEN && out + (stop - k) == end))
+    x->how = GORC_RT_MEMO_AT_MAX;
+  else if (how != GORC_RT_MEMO_OPEN)
+    x->how = GORC_RT_MEMO_AT_END;
+  else if (x->sp <= hi)
+    x->how = GORC_RT_MEMO_GO_ON;
+  else
+    return -1;
+  /* Writing this walk as the memo would change nothing: it started at
+     the memo's first state, or the memo holds the outermost states of a
+     longer run (cut) and this walk met it at the first of them.  */
+  x->same = (at_run_start || (k == 0 && READ(m->cut))) && x->how != GORC_RT_MEMO_GO_ON;
+  return (long)(stop - k);
+}
+
+long gorc_rt_memo_take(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp, uint64_t fp,
+                       uint64_t lo, uint64_t hi, void **out, void **end, int at_run_start,
+                       uint64_t *watch, struct gorc_rt_memo_exit *x)
+{
+  int k = meet(mu, ip, sp, watch);
+  if (k < 0)
+    return -1;
+  /* Followed, or stale: either way this run looks no further.  */
+  *watch = GORC_RT_MEMO_NO_WATCH;
+  return follow(mu, (unsigned)k, fp, lo, hi, out, end, at_run_start, x);
+}
+
+/* ---- writing a memo ---- */
+
+/* The fast word of return address IP as the PC cache holds it, and
+   whether its module is permanent; 0 when the cache does not hold it.  */
+static uint32_t cached_word(uint64_t ip, int *permanent)
+{
+  uint64_t e = gorc_rt_cache_entry(ip);
+  if (!gorc_rt_cache_tag_matches(e, ip))
+    return 0;
+  unsigned slot = gorc_rt_cache_slot(e, ip);
+  uint64_t bits = atomic_load_explicit(&gorc_rt_permanent_slots[slot / 64],
+                                       memory_order_acquire);
+  *permanent = (bits >> (slot % 64)) & 1;
+  return (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
+}
+
+/* A state of a run being stepped again, and the words its step read
+   (fp_check.slot 0: the step read no fp).  */
+struct replayed {
+  uint64_t ip, sp, fp;
+  uint32_t word;
+  struct gorc_rt_memo_check ra_check, fp_check;
+};
+
+/* Step state S (its word set) as the inner loop does, on the stack
+   [LO, HI): fills S's checks and *NEXT.  0 when the loop could not have
+   stepped it.  fp is read at once where the loop reads it lazily: the
+   same value wherever the walk uses it.  */
+static int step(struct replayed *s, struct replayed *next, uint64_t lo, uint64_t hi)
+{
+  uint32_t w = s->word;
+  uint64_t cfa = (w & GORC_RT_W_CFA_BP ? s->fp : s->sp) + gorc_rt_w_off(w);
+  if (!gorc_rt_w_frame_ok(w, cfa, s->sp, lo, hi))
+    return 0;
+  s->ra_check.slot = cfa - gorc_rt_w_ra8(w);
+  s->ra_check.saved = GORC_RT_LOAD_STACK(s->ra_check.slot);
+  memset(next, 0, sizeof *next);
+  next->ip = w & GORC_RT_W_RA_SIGNED ? gorc_rt_strip_ra(s->ra_check.saved) : s->ra_check.saved;
+  next->sp = cfa;
+  next->fp = s->fp;
+  s->fp_check.slot = s->fp_check.saved = 0;
+  if (gorc_rt_w_bp8(w)) {
+    s->fp_check.slot = cfa - gorc_rt_w_bp8(w);
+    s->fp_check.saved = GORC_RT_LOAD_STACK(s->fp_check.slot);
+    next->fp = s->fp_check.saved;
+  }
+  return 1;
+}
+
+/* Append S to M's states (N of them so far), its checks as the pair
+   check[2N], check[2N + 1] until finish() packs them.  */
+static void keep(struct gorc_rt_memo *m, unsigned *n, const struct replayed *s)
+{
+  unsigned i = (*n)++;
+  m->ip[i] = s->ip;
+  m->sp[i] = s->sp;
+  m->fp[i] = s->fp;
+  m->word[i] = s->word;
+  m->check[2 * i] = s->ra_check;
+  m->check[2 * i + 1] = s->fp_check;
+}
+
+/* Which states' fp the walk on from them reads, and so which fp slots
+   it reads (from the outermost state in: a memo that ends open reads its
+   last state's fp, as the inner loop goes on from there); then the
+   checks packed in state order.  The last state's step is not taken.  */
+static void finish(struct gorc_rt_memo *m, unsigned n)
+{
+  int needs = m->end == GORC_RT_MEMO_OPEN;
+  m->needs_fp[n - 1] = (uint8_t)needs;
+  for (unsigned i = n - 1; i-- > 0;) {
+    int saves = gorc_rt_w_bp8(m->word[i]) != 0;
+    if (!(saves && needs))
+      m->check[2 * i + 1].slot = 0;
+    needs = (m->word[i] & GORC_RT_W_CFA_BP) || (!saves && needs);
+    m->needs_fp[i] = (uint8_t)needs;
+  }
+  unsigned c = 0;
+  for (unsigned i = 0; i + 1 < n; i++) {
+    struct gorc_rt_memo_check ra = m->check[2 * i], fp = m->check[2 * i + 1];
+    m->first_check[i] = (uint16_t)c;
+    m->check[c++] = ra;
+    if (fp.slot)
+      m->check[c++] = fp;
+  }
+  m->first_check[n - 1] = m->first_check[n] = (uint16_t)c;
+}
+
+/* Step RUN again into M; returns the number of states kept, 0 when the
+   run cannot be stepped again to the same addresses (a cache entry
+   evicted meanwhile, or a frame the loop would not step).  */
+static unsigned replay(struct gorc_rt_memo *m, const struct gorc_rt_memo_run *run)
+{
+  struct replayed s = { .ip = run->ip, .sp = run->sp, .fp = run->fp }, next;
+  unsigned n = 0;
+  /* A run has at most count + 2 states (the zero past the last address);
+     of a longer one than the memo holds, the outermost are kept: they
+     are the ones walks share.  */
+  unsigned skip = run->count + 2 > GORC_RT_MEMO_STATES ? run->count + 2 - GORC_RT_MEMO_STATES : 0;
+  m->cut = skip > 0;
+  for (unsigned i = 0;; i++) {
+    if (s.ip == 0) {
+      /* The outermost frame's return address 0.  */
+      m->end = GORC_RT_MEMO_END_ZERO;
+      break;
+    }
+    if (i == run->count && !run->complete) {
+      m->end = GORC_RT_MEMO_OPEN;
+      break;
+    }
+    int permanent = 0;
+    if (!(s.word = cached_word(s.ip, &permanent)))
+      return 0;
+    if (s.word & GORC_RT_W_END) {
+      if (!run->complete || i != run->count || !permanent)
+        return 0;
+      m->end = GORC_RT_MEMO_END;
+      break;
+    }
+    if (i > run->count || !step(&s, &next, run->lo, run->hi))
+      return 0;
+    uint64_t expected = i < run->count ? (uint64_t)(uintptr_t)run->ips[i] : 0;
+    if (next.ip != expected)
+      return 0;
+    if (!permanent)
+      n = 0;   /* a module that may be unloaded: only the frames after it */
+    else if (i >= skip)
+      keep(m, &n, &s);
+    s = next;
+  }
+  keep(m, &n, &s);
+  finish(m, n);
+  return n;
+}
+
+void gorc_rt_memo_record(const struct gorc_rt_memo_use *mu, const struct gorc_rt_memo_run *run)
+{
+  struct gorc_rt_memo *m = mu->memo;
+  uint32_t seq = mu->seq;
+  if (!atomic_compare_exchange_strong_explicit(&m->seq, &seq, seq + 1, memory_order_acquire,
+                                               memory_order_relaxed))
+    return;
+  /* The odd number is seen before any of the rewrite.  */
+  atomic_thread_fence(memory_order_release);
+  m->states = replay(m, run);
+  atomic_store_explicit(&m->seq, seq + 2, memory_order_release);
+}
