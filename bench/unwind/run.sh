@@ -24,6 +24,13 @@
 # Then a summary: each aim of issue 15, its figure and "met" or "missed"
 # (a part not run, or whose walks were wrong, says so instead).
 #
+# libgorc keeps a memo of each thread's last walk (runtime/src/memo.h): a
+# walk that meets it checks the outer frames' stack words instead of
+# looking them up, as a repeated walk of one stack (the bench's loops, a
+# profiler's samples of one call path) does.  The whole-walk parts also
+# run each gorc program with the memo off (GORC_WALK_MEMO=0, rows
+# "gorc_no_memo"): what a walk of a stack not walked before pays.
+#
 # Every walk is checked before it is timed: the expected number of frames,
 # and gorc's and glibc's addresses equal to unw_backtrace's; a wrong walk
 # prints "MISMATCH" and no figure.
@@ -170,18 +177,25 @@ build_libs() {
 WALKS=$WORK/walks.txt
 : >"$WALKS"
 
-# walk_runs LABEL PROGRAM FP_PROGRAM: WALK_REPS runs of each, alternating;
-# their lines go to $WALKS as "LABEL METHOD FRAMES NS_PER_WALK" (or
-# "LABEL METHOD MISMATCH WHY").
+# walk_runs LABEL PROGRAM FP_PROGRAM: WALK_REPS runs of each, alternating,
+# and of PROGRAM with the walk memo off (GORC_WALK_MEMO=0: every gorc walk
+# looks up every frame, as a process's first walk of a stack does), whose
+# gorc_backtrace line is kept as gorc_no_memo; the lines go to $WALKS as
+# "LABEL METHOD FRAMES NS_PER_WALK" (or "LABEL METHOD MISMATCH WHY").
 walk_runs() {
-  local label=$1 i p out rc
+  local label=$1 i p out rc memo
   for i in $(seq "$WALK_REPS"); do
-    for p in "$2" "$3"; do
-      out=$("$p" 60 2>&1)
+    for p in "$2" "$3" "no-memo:$2"; do
+      memo=1
+      [[ $p == no-memo:* ]] && { memo=0; p=${p#no-memo:}; }
+      out=$(GORC_WALK_MEMO=$memo "$p" 60 2>&1)
       rc=$?
       if [ $rc -ne 0 ]; then
         echo "unwind: $label: FAILED: ${p##*/} exited with status $rc (no figures from it): $out" | head -n 5
         continue
+      fi
+      if [ $memo = 0 ]; then
+        out=$(awk '$1 == "gorc_backtrace" { $1 = "gorc_no_memo"; print }' <<<"$out")
       fi
       awk -v label="$label" '{ print label " " $0 }' <<<"$out" >>"$WALKS"
     done
@@ -215,7 +229,7 @@ print_walks() {
   [[ $fp == MISMATCH* ]] && fp=""
   [[ $unw == MISMATCH* ]] && unw=""
   echo "unwind: $2"
-  for m in frame-pointer gorc_backtrace unw_backtrace glibc_backtrace; do
+  for m in frame-pointer gorc_backtrace gorc_no_memo unw_backtrace glibc_backtrace; do
     fig=$(walk_figure "$label" "$m")
     if [ -z "$fig" ]; then
       echo "unwind:   $m: not measured"
@@ -342,13 +356,15 @@ COUNT_WALKS=100
 count_walks() {
   local label=$1 m prog line out=$WORK/callgrind-walk.out
   line=$(printf "unwind:   %-10s" "$label")
-  for m in gorc_backtrace unw_backtrace frame-pointer; do
+  for m in gorc_backtrace gorc_no_memo unw_backtrace frame-pointer; do
     prog=$WORK/walk-$label
     [ "$m" = frame-pointer ] && prog=$prog-fp
     rm -f "$out"
-    local res frames total
-    res=$(valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file="$out" \
-            "$prog" --count "$m" "$COUNT_WALKS" 2>>"$WORK/callgrind.log")
+    local res frames total memo=1 method=$m
+    [ "$m" = gorc_no_memo ] && { memo=0; method=gorc_backtrace; }
+    res=$(GORC_WALK_MEMO=$memo valgrind --tool=callgrind --collect-atstart=no \
+            --callgrind-out-file="$out" "$prog" --count "$method" "$COUNT_WALKS" \
+            2>>"$WORK/callgrind.log")
     total=$(sed -n 's/^summary: *//p' "$out" 2>/dev/null)
     read -r _ frames _ <<<"$res"
     if [ "$frames" = MISMATCH ]; then
@@ -531,6 +547,23 @@ summary() {
              "libs100.gorc_backtrace.frame", "libs30.gorc_backtrace.frame", 2)
       faster("100 libraries, faster than unw_backtrace", "libs",
              "libs100.unw_backtrace.walk", "libs100.gorc_backtrace.walk", 1)
+      # The same walks with the memo off: what a walk of a stack not walked
+      # before pays (a crash trace, the first sample of a new stack).
+      print "unwind: without the walk memo (GORC_WALK_MEMO=0: every frame looked up), for comparison:"
+      r = ratio("walk8.unw_backtrace.walk", "walk8.gorc_no_memo.walk")
+      if (r != "" && r != "MISMATCH")
+        printf "unwind:   8-frame walk to _start: %s faster than unw_backtrace\n", times(r)
+      for (c = 1; c <= 3; c++) {
+        ch = chains[c]
+        r = ratio(ch ".gorc_no_memo.walk", ch ".frame-pointer.walk")
+        v = value(ch ".gorc_no_memo.instructions")
+        if (r != "" && r != "MISMATCH")
+          printf "unwind:   depth 32, %s chain, whole walk to _start: %s the FP walk%s\n", ch, times(r),
+                 v != "" && v != "MISMATCH" ? sprintf(", %.1f callgrind instructions per frame", v) : ""
+      }
+      r = ratio("libs100.unw_backtrace.walk", "libs100.gorc_no_memo.walk")
+      if (r != "" && r != "MISMATCH")
+        printf "unwind:   100 libraries: %s faster than unw_backtrace\n", times(r)
     }' "$FIGURES"
 }
 

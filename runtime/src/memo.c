@@ -101,8 +101,8 @@ static long follow(const struct gorc_rt_memo_use *mu, unsigned k, uint64_t fp, u
   else
     return -1;
   /* Writing this walk as the memo would change nothing: it started at
-     the memo's first state, or the memo holds the outermost states of a
-     longer run (cut) and this walk met it at the first of them.  */
+     the memo's first state, or the memo keeps only the outer states of
+     its run (cut) and this walk met it at the first of them.  */
   x->same = (at_run_start || (k == 0 && READ(m->cut))) && x->how != GORC_RT_MEMO_GO_ON;
   return (long)(stop - k);
 }
@@ -243,8 +243,10 @@ static unsigned replay(struct gorc_rt_memo *m, const struct gorc_rt_memo_run *ru
     uint64_t expected = i < run->count ? (uint64_t)(uintptr_t)run->ips[i] : 0;
     if (next.ip != expected)
       return 0;
-    if (!permanent)
+    if (!permanent) {
       n = 0;   /* a module that may be unloaded: only the frames after it */
+      m->cut = 1;
+    }
     else if (i >= skip)
       keep(m, &n, &s);
     s = next;

@@ -61,7 +61,8 @@ struct gorc_rt_memo {
   _Atomic uint32_t seq;           /* odd while being rewritten */
   uint32_t states;
   uint32_t end;                   /* enum gorc_rt_memo_end */
-  uint32_t cut;                   /* the run was longer: these are its outermost states */
+  uint32_t cut;                   /* the run had states before these that are not kept
+                                     (too many, or of a module that may be unloaded) */
   uint64_t ip[GORC_RT_MEMO_STATES], sp[GORC_RT_MEMO_STATES];
   uint64_t fp[GORC_RT_MEMO_STATES];         /* meaningful where needs_fp */
   uint32_t word[GORC_RT_MEMO_STATES];       /* ip's fast word */
