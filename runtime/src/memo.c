@@ -26,12 +26,13 @@ static unsigned memo_states(const struct gorc_rt_memo *m)
   return n > GORC_RT_MEMO_STATES ? GORC_RT_MEMO_STATES : n;
 }
 
-/* The state of the memo equal to (IP, SP), or -1; *WATCH gets the next
-   sp worth a look.  */
-static int meet(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp, uint64_t *watch)
+/* The state of the memo (N states) equal to (IP, SP), or -1; *WATCH gets
+   the next sp worth a look.  */
+static int meet(struct gorc_rt_memo_use *mu, unsigned n, uint64_t ip, uint64_t sp,
+                uint64_t *watch)
 {
   const struct gorc_rt_memo *m = mu->memo;
-  unsigned n = memo_states(m), i = mu->next;
+  unsigned i = mu->next;
   while (i < n && READ(m->sp[i]) < sp)
     i++;
   int met = -1;
@@ -45,31 +46,46 @@ static int meet(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp, uint64_t 
   return met;
 }
 
+/* Is check C's word unchanged on the stack [LO, LO + SPAN + 8)?  Its slot
+   is tested against the bounds before it is read: a memo rewritten
+   meanwhile may name anything.  (Plain reads of the memo, where READ
+   would keep the compiler from folding them into the compare: what they
+   read is kept only if the sequence number did not change.)  */
+static inline int word_unchanged(const struct gorc_rt_memo_check *c, uint64_t lo,
+                                 uint64_t span)
+{
+  uint64_t above_lo = c->slot - lo;
+  return above_lo <= span && GORC_RT_LOAD_STACK(lo + above_lo) == c->saved;
+}
+
 /* Are the words the memo's checks FIRST up to LAST name unchanged on the
-   stack [LO, HI)?  A check's slot is tested against the bounds before it
-   is read: a memo rewritten meanwhile may name anything.  */
+   stack [LO, HI)?  Four a turn: the loop's own instructions are a good
+   part of a check's.  */
 static int words_unchanged(const struct gorc_rt_memo *m, unsigned first, unsigned last,
                            uint64_t lo, uint64_t hi)
 {
   const uint64_t span = hi - lo - 8;
   if (first > last || last > 2 * GORC_RT_MEMO_STATES)
     return 0;
-  for (unsigned c = first; c < last; c++) {
-    uint64_t slot = READ(m->check[c].slot);
-    if (slot - lo > span || GORC_RT_LOAD_STACK(slot) != READ(m->check[c].saved))
+  const struct gorc_rt_memo_check *c = &m->check[first], *end = &m->check[last];
+  for (; c + 4 <= end; c += 4)
+    if (!word_unchanged(c, lo, span) || !word_unchanged(c + 1, lo, span)
+        || !word_unchanged(c + 2, lo, span) || !word_unchanged(c + 3, lo, span))
       return 0;
-  }
+  for (; c < end; c++)
+    if (!word_unchanged(c, lo, span))
+      return 0;
   return 1;
 }
 
-/* Follow the memo from its state K (gorc_rt_memo_take).  */
-static long follow(const struct gorc_rt_memo_use *mu, unsigned k, uint64_t fp, uint64_t lo,
-                   uint64_t hi, void **out, void **end, int at_run_start,
+/* Follow the memo (N states) from its state K (gorc_rt_memo_take).  */
+static long follow(const struct gorc_rt_memo_use *mu, unsigned n, unsigned k, uint64_t fp,
+                   uint64_t lo, uint64_t hi, void **out, void **end, int at_run_start,
                    struct gorc_rt_memo_exit *x)
 {
   const struct gorc_rt_memo *m = mu->memo;
-  unsigned n = memo_states(m), how = READ(m->end);
-  if (k >= n || how > GORC_RT_MEMO_END_ZERO || (how == GORC_RT_MEMO_END_ZERO && n < k + 2))
+  unsigned how = READ(m->end);
+  if (how > GORC_RT_MEMO_END_ZERO || (how == GORC_RT_MEMO_END_ZERO && n < k + 2))
     return -1;
   if (READ(m->needs_fp[k]) && READ(m->fp[k]) != fp)
     return -1;
@@ -100,10 +116,11 @@ static long follow(const struct gorc_rt_memo_use *mu, unsigned k, uint64_t fp, u
     x->how = GORC_RT_MEMO_GO_ON;
   else
     return -1;
-  /* Writing this walk as the memo would change nothing: it started at
-     the memo's first state, or the memo keeps only the outer states of
-     its run (cut) and this walk met it at the first of them.  */
-  x->same = (at_run_start || (k == 0 && READ(m->cut))) && x->how != GORC_RT_MEMO_GO_ON;
+  /* Writing this walk as the memo would change nothing (if it ends in
+     the memo): it started at the memo's first state, or the memo keeps
+     only the outer states of its run (cut) and this walk met it at the
+     first of them.  */
+  x->same = at_run_start || (k == 0 && READ(m->cut));
   return (long)(stop - k);
 }
 
@@ -111,12 +128,13 @@ long gorc_rt_memo_take(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp, ui
                        uint64_t lo, uint64_t hi, void **out, void **end, int at_run_start,
                        uint64_t *watch, struct gorc_rt_memo_exit *x)
 {
-  int k = meet(mu, ip, sp, watch);
+  unsigned n = memo_states(mu->memo);
+  int k = meet(mu, n, ip, sp, watch);
   if (k < 0)
     return -1;
   /* Followed, or stale: either way this run looks no further.  */
   *watch = GORC_RT_MEMO_NO_WATCH;
-  return follow(mu, (unsigned)k, fp, lo, hi, out, end, at_run_start, x);
+  return follow(mu, n, (unsigned)k, fp, lo, hi, out, end, at_run_start, x);
 }
 
 /* ---- writing a memo ---- */

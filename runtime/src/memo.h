@@ -115,7 +115,8 @@ struct gorc_rt_memo_exit {
     GORC_RT_MEMO_AT_MAX,          /* the buffer is full */
     GORC_RT_MEMO_GO_ON            /* the memo ends here; the inner loop goes on */
   } how;
-  int same;                       /* writing this walk as the memo would change nothing */
+  int same;                       /* if the walk ends in the memo, writing it as the
+                                     memo would change nothing */
 };
 
 /* The walk reached (IP, SP) with fp FP, SP at or above *WATCH, on the

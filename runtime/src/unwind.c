@@ -833,15 +833,15 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
       long got = gorc_rt_memo_take(mu, ip, sp, fp_value(&fp), lo, hi, out, end,
                                    out == r->out, &watch, &x);
       if (got >= 0) {
-        took_all = x.same;
         out += got;
         ip = x.ip;
         sp = x.sp;
-        fp = (struct lazy_fp){ x.fp, 0, 0 };
-        if (x.how == GORC_RT_MEMO_AT_END) {
-          stop = FAST_END;
+        if (x.how != GORC_RT_MEMO_GO_ON) {
+          took_all = x.same;
+          stop = x.how == GORC_RT_MEMO_AT_END ? FAST_END : FAST_MAX;
           break;
         }
+        fp = (struct lazy_fp){ x.fp, 0, 0 };
         continue;
       }
     }
