@@ -108,14 +108,16 @@ static long follow(const struct gorc_rt_memo_use *mu, unsigned n, unsigned k, ui
   atomic_thread_fence(memory_order_acquire);
   if (atomic_load_explicit(&mu->memo->seq, memory_order_relaxed) != mu->seq)
     return -1;
+  /* The inner loop steps to no CFA above hi: the last state's sp is the
+     highest.  */
+  if (x->sp > hi)
+    return -1;
   if (stop < last_out || (how == GORC_RT_MEMO_OPEN && out + (stop - k) == end))
     x->how = GORC_RT_MEMO_AT_MAX;
   else if (how != GORC_RT_MEMO_OPEN)
     x->how = GORC_RT_MEMO_AT_END;
-  else if (x->sp <= hi)
-    x->how = GORC_RT_MEMO_GO_ON;
   else
-    return -1;
+    x->how = GORC_RT_MEMO_GO_ON;
   /* Writing this walk as the memo would change nothing (if it ends in
      the memo): it started at the memo's first state, or the memo keeps
      only the outer states of its run (cut) and this walk met it at the
