@@ -20,6 +20,8 @@
 #              median over COLD_PROCS processes; and the distinct chain's
 #              first walk (unwind-bench --cold)
 #   first-use  the first lookup in a module of 15000 functions
+#   sampled    a real program (cc1) sampled, every sample walked by gorc
+#              and by libunwind's cursor: ns per sample, memo on and off
 #
 # Then a summary: each aim of issue 15, its figure and "met" or "missed"
 # (a part not run, or whose walks were wrong, says so instead).
@@ -36,7 +38,7 @@
 # prints "MISMATCH" and no figure.
 #
 # Environment: GORC_ROOT, CC, BENCH_WORK as for bench/run.sh;
-#   UNWIND_PARTS  (default: walk8 chains libs callgrind cold first-use)
+#   UNWIND_PARTS  (default: walk8 chains libs callgrind cold first-use sampled)
 #   WALK_REPS     processes per figure of walk-to-start, each program
 #                 alternating with its frame-pointer build (default 3)
 #   COLD_PROCS    processes per method for the cold walk (default 21)
@@ -49,7 +51,7 @@ export LC_ALL=C
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 CC=${CC:-gcc}
 WORK=${BENCH_WORK:-$GORC_ROOT/bench/work}/unwind
-PARTS=" ${UNWIND_PARTS:-walk8 chains libs callgrind cold first-use} "
+PARTS=" ${UNWIND_PARTS:-walk8 chains libs callgrind cold first-use sampled} "
 WALK_REPS=${WALK_REPS:-3}
 COLD_PROCS=${COLD_PROCS:-21}
 here=$GORC_ROOT/bench/unwind
@@ -470,6 +472,42 @@ part_cold() {
       print "" }' "$WORK/cold.txt"
 }
 
+# Sampled: a real program (cc1 compiling gorc's runtime/src/unwind.c,
+# preprocessed; cc1 has no gorc records: libgorc walks it through its
+# .eh_frame, caching states like any others) sampled by sampled.so, each
+# sample walked by gorc and by libunwind's cursor.  SAMPLED_RUNS
+# compilations per setting, the memo on and off in turns.
+SAMPLED_RUNS=${SAMPLED_RUNS:-3}
+part_sampled() {
+  local cc1 so=$WORK/sampled.so src=$WORK/sampled-unwind.i i memo out=$WORK/sampled.txt
+  cc1=$("$CC" -print-prog-name=cc1)
+  [ -x "$cc1" ] || { echo "unwind: sampled: skipped: no cc1 for $CC"; return; }
+  if ! "$CC" -O2 -Wall -Wextra -fPIC -shared "${inc[@]}" "$here/sampled.c" -o "$so" \
+         -L"$GORC_ROOT/runtime" -Wl,-rpath,"$GORC_ROOT/runtime" -lgorc -lunwind -lpthread \
+         2>"$WORK/sampled.log" ||
+     ! "$CC" -E -I"$GORC_ROOT/include" -I"$GORC_ROOT/runtime/include" -I"$GORC_ROOT/runtime/src" \
+         "$GORC_ROOT/runtime/src/unwind.c" -o "$src" 2>>"$WORK/sampled.log"; then
+    echo "unwind: sampled: failed: building (see $WORK/sampled.log)"
+    return
+  fi
+  : >"$out"
+  for i in $(seq "$SAMPLED_RUNS"); do
+    for memo in 1 0; do
+      GORC_WALK_MEMO=$memo GORC_SAMPLED_US=50 LD_PRELOAD="$GORC_ROOT/runtime/libgorc.so:$so" \
+        "$cc1" -quiet -O2 "$src" -o /dev/null 2>&1 | sed -n "s/^gorc-sampled: /$memo /p" >>"$out"
+    done
+  done
+  echo "unwind: sampled: cc1 -O2 compiling runtime/src/unwind.c, $SAMPLED_RUNS times per setting (cc1 has no gorc records: walked through its .eh_frame), SIGPROF every 50 us from a helper thread; each sample walked by gorc_backtrace_ucontext and by libunwind's cursor (unw_init_local2 + unw_step), in turns, each timed (bench/unwind/sampled.c)"
+  awk '{ n[$1] += $2; fr[$1] += $3; g[$1] += $4; u[$1] += $5; d[$1] += $6; e[$1] += $7 }
+    END {
+      for (m = 1; m >= 0; m--) {
+        if (!n[m]) { printf "unwind:   %s: no samples\n", m ? "memo on" : "memo off"; continue }
+        printf "unwind:   %-9s %6d samples, %.1f frames each: gorc %6.0f ns/sample, libunwind %8.0f ns/sample (%.0fx gorc); %d samples differ, %d gorc errors\n",
+          m ? "memo on" : "memo off", n[m], fr[m] / n[m], g[m] / n[m], u[m] / n[m], (u[m] / n[m]) / (g[m] / n[m]), d[m], e[m]
+      }
+    }' "$out"
+}
+
 # First use of a module: a generated library with about 100k records.
 part_first_use() {
   local gen=$WORK/many-functions.c i
@@ -587,5 +625,6 @@ part libs && part_libs
 part callgrind && part_callgrind
 part cold && part_cold
 part first-use && part_first_use
+part sampled && part_sampled
 summary
 exit 0
