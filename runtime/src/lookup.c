@@ -1,5 +1,6 @@
 /* libgorc: the state of an address, and the PC cache (see lookup.h).  */
 
+#include <string.h>
 #include "gorc.h"
 #include "lookup.h"
 
@@ -93,10 +94,25 @@ static unsigned entry_slot(struct gorc_rt_walk_modules *wm, uint64_t ra)
   return slot;
 }
 
+uint32_t gorc_rt_word_cached(struct gorc_rt_walk_modules *wm, uint64_t ra, unsigned *slot)
+{
+  *slot = entry_slot(wm, ra);
+  return *slot == GORC_RT_NO_SLOT ? 0 : gorc_rt_cache_word_of(*slot, ra);
+}
+
+uint32_t gorc_rt_cache_keep(const struct gorc_rt_module *m, uint64_t pc,
+                            const struct gorc_state *s)
+{
+  uint32_t w = gorc_rt_fast_word(s);
+  if (w)
+    cache_put(m, pc + 1, w);
+  return w;
+}
+
 uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra, unsigned *slot)
 {
-  uint32_t w;
-  if ((*slot = entry_slot(wm, ra)) != GORC_RT_NO_SLOT && (w = gorc_rt_cache_word_of(*slot, ra)))
+  uint32_t w = gorc_rt_word_cached(wm, ra, slot);
+  if (w)
     return w;
   struct gorc_state s;
   struct gorc_rt_module m;
@@ -106,10 +122,26 @@ uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra, unsigned *sl
   *slot = m.slot;
   if (m.slot < GORC_RT_MODULE_SLOTS)
     gorc_rt_walk_set_checked(wm, m.slot);   /* found loaded just now */
-  w = gorc_rt_fast_word(&s);
-  if (w)
-    cache_put(&m, ra, w);
-  return w;
+  return gorc_rt_cache_keep(&m, ra - 1, &s);
+}
+
+void gorc_rt_word_state(uint32_t w, struct gorc_state *s)
+{
+  memset(s, 0, sizeof *s);
+  s->aux_kind = GORC_AUX_UNKNOWN;
+  if (w & GORC_RT_W_END) {
+    s->cfa_kind = GORC_CFA_SP;
+    s->ra_kind = GORC_RA_UNDEFINED;
+    s->bp_kind = GORC_BP_SAME;
+    return;
+  }
+  s->cfa_kind = w & GORC_RT_W_CFA_BP ? GORC_CFA_BP : GORC_CFA_SP;
+  s->cfa_off = (int64_t)gorc_rt_w_off(w);
+  s->ra_kind = GORC_RA_CFA;
+  s->ra_off = -(int64_t)gorc_rt_w_ra8(w);
+  s->ra_signed = (w & GORC_RT_W_RA_SIGNED) != 0;
+  s->bp_kind = gorc_rt_w_bp8(w) ? GORC_BP_CFA : GORC_BP_SAME;
+  s->bp_off = -(int64_t)gorc_rt_w_bp8(w);
 }
 
 void gorc_rt_cache_forget_slot(unsigned slot)

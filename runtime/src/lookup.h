@@ -240,6 +240,23 @@ static inline uint32_t gorc_rt_cache_word_of(uint64_t slot, uint64_t ra)
 GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra,
                                   unsigned *slot);
 
+/* The fast word of return address RA if the cache holds it (its module
+   checked by this walk now if it was not yet); else 0.  *SLOT gets the
+   entry's slot (GORC_RT_NO_SLOT: none).  */
+GORC_HIDDEN uint32_t gorc_rt_word_cached(struct gorc_rt_walk_modules *wm, uint64_t ra,
+                                         unsigned *slot);
+
+/* Keep state S of PC, found the long way in module M, in the cache (the
+   entry of PC + 1) if it is a fast word; returns the word, or 0.  The
+   entry of PC + 1 is the state of PC whether PC + 1 is a return address
+   or PC an interrupted instruction.  */
+GORC_HIDDEN uint32_t gorc_rt_cache_keep(const struct gorc_rt_module *m, uint64_t pc,
+                                        const struct gorc_state *s);
+
+/* The state fast word W says, for the general step.  A word says nothing
+   of aux: its rule is GORC_AUX_UNKNOWN.  */
+GORC_HIDDEN void gorc_rt_word_state(uint32_t w, struct gorc_state *s);
+
 /* The state of PC (the address looked up), uncached.  Returns 1 with *S
    and *M (the module), 0 when nothing is known of PC (*M is valid when
    the return is 0 and has_module is set), or -GORC_ECORRUPT.  */

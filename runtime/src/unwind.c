@@ -582,10 +582,11 @@ static int frame_ra(const struct gorc_cursor *c, const struct gorc_state *st, ui
   return 0;
 }
 
+static int step_by_state(struct gorc_cursor *c, const struct gorc_state *st);
+
 __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
 {
   uint64_t flags = cstate(c)->flags;
-  uint64_t cfa, ra, bp = c->bp, aux = cstate(c)->aux;
   struct gorc_rt_module m;
   struct gorc_state st;
   int has_module;
@@ -596,6 +597,8 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
     return -GORC_EDIRECTION;
   uint64_t pc = (flags & F_NOADJ) ? c->ip : c->ip - 1;
   int found = gorc_rt_state(pc, &st, &m, &has_module);
+  if (found == 1)
+    gorc_rt_cache_keep(&m, pc, &st);
   /* A return address must be code of a loaded module: anything else is
      a corrupt stack (or record), not a frame.  */
   if (!(flags & F_NOADJ) && (!has_module || !gorc_rt_module_has_code(&m, pc, 1))) {
@@ -616,34 +619,42 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
     return found;
   if (found == 0)
     return -GORC_ENORECORD;
-  if (st.ra_kind == GORC_RA_UNDEFINED) {
+  return step_by_state(c, &st);
+}
+
+/* The general step of C's frame, whose state is ST.  */
+static int step_by_state(struct gorc_cursor *c, const struct gorc_state *st)
+{
+  uint64_t flags = cstate(c)->flags;
+  uint64_t cfa, ra, bp = c->bp, aux = cstate(c)->aux;
+  if (st->ra_kind == GORC_RA_UNDEFINED) {
     cstate(c)->flags |= F_END;
     return 0;
   }
-  int rc = frame_cfa(c, &st, &cfa);
+  int rc = frame_cfa(c, st, &cfa);
   if (rc)
     return rc;
   /* The CFA is above sp, or at sp in a frame that has not moved sp and
      keeps the return address in the link register (aarch64, a leaf),
      which only an interrupted frame can be: the walk always moves.  */
-  if (cfa < c->sp || (cfa == c->sp && st.ra_kind != GORC_RA_SAME))
+  if (cfa < c->sp || (cfa == c->sp && st->ra_kind != GORC_RA_SAME))
     return -GORC_EDIRECTION;
-  if ((rc = frame_ra(c, &st, cfa, &ra)) != 0)
+  if ((rc = frame_ra(c, st, cfa, &ra)) != 0)
     return rc;
   int bp_unknown = (flags & F_BP_UNKNOWN) != 0;
-  if ((rc = frame_bp(c, &st, cfa, &bp, &bp_unknown)) != 0)
+  if ((rc = frame_bp(c, st, cfa, &bp, &bp_unknown)) != 0)
     return rc;
   /* aux: unchanged, restored from its slot, or lost (gorc records do not
      describe it).  Only a CFA rule of glibc's resolver needs it.  */
   int aux_known = (flags & F_AUX_KNOWN) != 0;
   if (!GORC_RT_HAS_AUX)
     aux_known = 0;
-  else if (st.aux_kind == GORC_AUX_CFA)
-    aux_known = rd(c, cfa + (uint64_t)st.aux_off, &aux) == 0;
-  else if (st.aux_kind != GORC_AUX_SAME)
+  else if (st->aux_kind == GORC_AUX_CFA)
+    aux_known = rd(c, cfa + (uint64_t)st->aux_off, &aux) == 0;
+  else if (st->aux_kind != GORC_AUX_SAME)
     aux_known = 0;
   /* A rule other than "same" decides aux, whatever the loop skipped.  */
-  if (st.aux_kind != GORC_AUX_SAME)
+  if (st->aux_kind != GORC_AUX_SAME)
     flags &= ~(uint64_t)F_AUX_SKIPPED;
   if (ra == 0) {
     cstate(c)->flags |= F_END;
@@ -939,6 +950,29 @@ static int last_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t
          || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
 }
 
+/* The general step of an interrupted frame (its ip looked up itself),
+   with its state from the PC cache when a fast word is there (the entry
+   of ip + 1 holds the state of ip: lookup.h): every sample a profiler
+   takes starts with such a frame, mostly at an instruction sampled
+   before.  A word says nothing of aux, so the frames after it are
+   stepped as after the inner loop (F_AUX_SKIPPED: a rule that needs aux
+   makes the walk start again without words).  On a machine whose vDSO
+   describes its signal trampoline (aarch64), the general step alone:
+   it tells the trampoline apart by its module.  */
+static int interrupted_step(struct gorc_cursor *c, struct gorc_rt_walk_modules *wm)
+{
+  struct gorc_state st;
+  unsigned slot;
+  uint32_t w = GORC_RT_SIGRETURN_VDSO_CFI ? 0 : gorc_rt_word_cached(wm, c->ip + 1, &slot);
+  if (!w || (cstate(c)->frames >= GORC_MAX_FRAMES))
+    return gorc_rt_cursor_step(c);
+  gorc_rt_word_state(w, &st);
+  int rc = step_by_state(c, &st);
+  if (rc > 0)
+    cstate(c)->flags = aux_skipped(cstate(c)->flags);
+  return rc;
+}
+
 /* How walk_on takes frames.  */
 enum walk_mode {
   WALK_LOOP_FIRST,   /* the inner loop first, the general step where it stops */
@@ -949,7 +983,9 @@ enum walk_mode {
 /* Go on walking C, whose ip is ips[N - 1], up to MAX addresses: fast
    frames in the inner loop; anything else (signal frames, DRAP rules, a
    lost fp, errors, the first frame of a signal context) through
-   gorc_rt_cursor_step, which decides it exactly as for one frame.
+   gorc_rt_cursor_step, which decides it exactly as for one frame (an
+   interrupted frame through interrupted_step, with a cached state where
+   there is one).
    Returns the step's last result (1: stopped at MAX, 0: the outermost
    frame, -enum gorc_error or -WALK_AGAIN) and stores the number of
    addresses in *COUNT.  A return address that is no code (the step says
@@ -992,7 +1028,10 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_
         break;
     }
     loop_next = mode != WALK_STEPS_ONLY;
-    rc = gorc_rt_cursor_step(c);
+    if (mode != WALK_STEPS_ONLY && (cstate(c)->flags & (F_NOADJ | F_END)) == F_NOADJ)
+      rc = interrupted_step(c, wm);
+    else
+      rc = gorc_rt_cursor_step(c);
     if (rc <= 0) {
       if (rc == -GORC_EBADFRAME && n > 1 && (cstate(c)->flags & F_NOT_CODE))
         n--;
