@@ -75,7 +75,7 @@ enum {
 
 /* What the general step returns (never through the API) when it needs
    aux that the inner loop did not follow (F_AUX_SKIPPED): the walk then
-   starts again without the inner loop.  */
+   starts again, without the inner loop up to that frame (walk_again).  */
 #define WALK_AGAIN 100
 
 #define GORC_MAX_FRAMES 4096
@@ -691,7 +691,8 @@ static int step_by_state(struct gorc_cursor *c, const struct gorc_state *st)
    glibc's lazy-binding resolver needs it, and following it cost every
    frame that saves rbx (most frames) a third of its instructions.  A
    walk whose general step meets such a rule after the loop stepped
-   frames walks again, with the general step alone (WALK_AGAIN).
+   frames walks again, with the general step alone up to that frame
+   (WALK_AGAIN, walk_again).
 
    Stack bounds: the caller guarantees that sp is 8-byte aligned and that
    [lo, hi) is inside the stack sp is on, with lo <= sp - BELOW_SP.  A CFA
@@ -973,11 +974,14 @@ static int interrupted_step(struct gorc_cursor *c, struct gorc_rt_walk_modules *
   return rc;
 }
 
-/* How walk_on takes frames.  */
-enum walk_mode {
-  WALK_LOOP_FIRST,   /* the inner loop first, the general step where it stops */
-  WALK_STEP_FIRST,   /* the same after one general step (the loop just stopped here) */
-  WALK_STEPS_ONLY    /* the general step alone: the walk again (WALK_AGAIN) */
+/* How walk_on takes frames: the inner loop first, or one general step
+   first (the loop just stopped here); and the general step alone (no
+   inner loop, no cached state of an interrupted frame) for the frames
+   before the walk's frame STEPS_UNTIL, when the walk starts again after
+   WALK_AGAIN up to the frame that needed aux.  */
+struct walk_mode {
+  int loop_first;
+  unsigned steps_until;
 };
 
 /* Go on walking C, whose ip is ips[N - 1], up to MAX addresses: fast
@@ -990,16 +994,17 @@ enum walk_mode {
    frame, -enum gorc_error or -WALK_AGAIN) and stores the number of
    addresses in *COUNT.  A return address that is no code (the step says
    so, or the walk stopped at MAX right after it) is not kept.  */
-static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_mode mode,
+static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, struct walk_mode mode,
                    struct gorc_rt_walk_modules *wm, unsigned *slot,
                    struct gorc_rt_memo_use *mu, int *count)
 {
   const uint64_t slow = F_REGS | F_NOADJ | F_BP_UNKNOWN | F_END;
-  int loop_next = mode == WALK_LOOP_FIRST;
+  int loop_next = mode.loop_first;
   int rc = 1;
   while (n < max) {
     uint64_t flags = cstate(c)->flags;
     uint64_t sp = c->sp, lo, hi;
+    int words = cstate(c)->frames >= mode.steps_until;
     /* The stack the inner loop reads: the one sp is on.  */
     if (in_range(sp, cstate(c)->lo, cstate(c)->hi)) {
       lo = cstate(c)->lo;
@@ -1008,7 +1013,7 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_
       lo = cstate(c)->alo;
       hi = cstate(c)->ahi;
     }
-    if (loop_next && !(flags & slow) && !(sp & 7) && sp - BELOW_SP >= lo && sp < hi) {
+    if (loop_next && words && !(flags & slow) && !(sp & 7) && sp - BELOW_SP >= lo && sp < hi) {
       struct walk_regs r = { c->ip, sp, c->bp, lo, hi, ips + n, ips + max };
       enum fast_stop stop = fast_loop(&r, wm, slot, mu);
       int stepped = (int)(r.out - (ips + n));
@@ -1027,8 +1032,8 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_
       if (n >= max)
         break;
     }
-    loop_next = mode != WALK_STEPS_ONLY;
-    if (mode != WALK_STEPS_ONLY && (cstate(c)->flags & (F_NOADJ | F_END)) == F_NOADJ)
+    loop_next = 1;
+    if (words && (cstate(c)->flags & (F_NOADJ | F_END)) == F_NOADJ)
       rc = interrupted_step(c, wm);
     else
       rc = gorc_rt_cursor_step(c);
@@ -1048,6 +1053,25 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, enum walk_
   return rc;
 }
 
+/* The walk from START again after walk_on returned -WALK_AGAIN, leaving
+   C at the frame that needed aux: with the general step alone up to that
+   frame, then as before; again while a later frame needs aux (each time
+   further: the frames before are stepped exactly).  */
+static int walk_again(struct gorc_cursor *c, const struct gorc_cursor *start, void **ips,
+                      int max, struct gorc_rt_walk_modules *wm, unsigned *slot,
+                      struct gorc_rt_memo_use *mu, int *count)
+{
+  struct walk_mode mode = { 1, 0 };
+  int rc = -WALK_AGAIN;
+  while (rc == -WALK_AGAIN) {
+    unsigned again_at = cstate(c)->frames;
+    mode.steps_until = again_at >= mode.steps_until ? again_at + 1 : UINT32_MAX;
+    *c = *start;
+    rc = walk_on(c, ips, 1, max, mode, wm, slot, mu, count);
+  }
+  return rc;
+}
+
 int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
   struct gorc_rt_walk_modules wm;
@@ -1060,11 +1084,9 @@ int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
   unsigned slot = gorc_rt_walk_modules_init(&wm);
   gorc_rt_memo_begin(&mu);
   ips[0] = (void *)(uintptr_t)c->ip;
-  int rc = walk_on(c, ips, 1, max, WALK_LOOP_FIRST, &wm, &slot, &mu, count);
-  if (rc == -WALK_AGAIN) {
-    *c = start;
-    rc = walk_on(c, ips, 1, max, WALK_STEPS_ONLY, &wm, &slot, &mu, count);
-  }
+  int rc = walk_on(c, ips, 1, max, (struct walk_mode){ 1, 0 }, &wm, &slot, &mu, count);
+  if (rc == -WALK_AGAIN)
+    rc = walk_again(c, &start, ips, max, &wm, &slot, &mu, count);
   return rc;
 }
 
@@ -1108,10 +1130,11 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
   if (n > 1)
     cstate(&c)->flags = aux_skipped(cstate(&c)->flags);
   cstate(&c)->frames = (unsigned)(n - 1);
-  int rc = walk_on(&c, ips, n, max, WALK_STEP_FIRST, &wm, &slot, &mu, count);
+  int rc = walk_on(&c, ips, n, max, (struct walk_mode){ 0, 0 }, &wm, &slot, &mu, count);
   if (rc == -WALK_AGAIN) {
-    gorc_rt_cursor_start(&c, ip, sp, bp, NULL);
-    rc = walk_on(&c, ips, 1, max, WALK_STEPS_ONLY, &wm, &slot, &mu, count);
+    struct gorc_cursor start;
+    gorc_rt_cursor_start(&start, ip, sp, bp, NULL);
+    rc = walk_again(&c, &start, ips, max, &wm, &slot, &mu, count);
   }
   return rc;
 }
