@@ -78,24 +78,6 @@ static int words_unchanged(const struct gorc_rt_memo *m, unsigned first, unsigne
   return 1;
 }
 
-/* Whether a walk that met memo M at its state K and ended in it need not
-   write itself as the memo.  Writing would change nothing when the walk
-   started at the state it met, or met the first state of a memo that
-   keeps only the outer states of its run (cut).  Else the walk has inner
-   frames of its own, which the next walk (a profiler's next sample) most
-   likely does not share: the memo is rewritten only at every
-   GORC_RT_MEMO_REWRITE-th such walk, so that a new call path that stays
-   is memoized soon and one that does not costs little.  (The count is
-   racy where threads share a memo: a lost count only delays a rewrite.)  */
-static int keep_memo(struct gorc_rt_memo *m, unsigned k, int at_run_start)
-{
-  if (at_run_start || (k == 0 && READ(m->cut)))
-    return 1;
-  uint32_t meets = READ(m->partial_meets) + 1;
-  __atomic_store_n(&m->partial_meets, meets, __ATOMIC_RELAXED);
-  return meets % GORC_RT_MEMO_REWRITE != 0;
-}
-
 /* Follow the memo (N states) from its state K (gorc_rt_memo_take).  */
 static long follow(const struct gorc_rt_memo_use *mu, unsigned n, unsigned k, uint64_t fp,
                    uint64_t lo, uint64_t hi, void **out, void **end, int at_run_start,
@@ -136,7 +118,11 @@ static long follow(const struct gorc_rt_memo_use *mu, unsigned n, unsigned k, ui
     x->how = GORC_RT_MEMO_AT_END;
   else
     x->how = GORC_RT_MEMO_GO_ON;
-  x->keep = keep_memo(mu->memo, k, at_run_start);
+  /* Writing this walk as the memo would change nothing (if it ends in
+     the memo): it started at the memo's first state, or the memo keeps
+     only the outer states of its run (cut) and this walk met it at the
+     first of them.  */
+  x->same = at_run_start || (k == 0 && READ(m->cut));
   return (long)(stop - k);
 }
 

@@ -40,7 +40,6 @@
 
 #define GORC_RT_MEMO_STATES 256
 #define GORC_RT_MEMO_BITS 6
-#define GORC_RT_MEMO_REWRITE 8
 
 /* A stack word a step read, and what it held then (a return address
    as read: an aarch64 signed one unstripped).  */
@@ -64,7 +63,6 @@ struct gorc_rt_memo {
   uint32_t end;                   /* enum gorc_rt_memo_end */
   uint32_t cut;                   /* the run had states before these that are not kept
                                      (too many, or of a module that may be unloaded) */
-  uint32_t partial_meets;         /* walks that met it past their first state */
   uint64_t ip[GORC_RT_MEMO_STATES], sp[GORC_RT_MEMO_STATES];
   uint64_t fp[GORC_RT_MEMO_STATES];         /* meaningful where needs_fp */
   uint32_t word[GORC_RT_MEMO_STATES];       /* ip's fast word */
@@ -117,8 +115,8 @@ struct gorc_rt_memo_exit {
     GORC_RT_MEMO_AT_MAX,          /* the buffer is full */
     GORC_RT_MEMO_GO_ON            /* the memo ends here; the inner loop goes on */
   } how;
-  int keep;                       /* if the walk ends in the memo: the memo need not
-                                     be rewritten (memo.c, keep_memo) */
+  int same;                       /* if the walk ends in the memo, writing it as the
+                                     memo would change nothing */
 };
 
 /* The walk reached (IP, SP) with fp FP, SP at or above *WATCH, on the

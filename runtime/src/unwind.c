@@ -834,7 +834,8 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
   uint64_t slot_key = gorc_rt_cache_slot_key(module_slot);
   enum fast_stop stop = FAST_MAX;
   /* The memo (memo.h) is looked at once sp reaches watch; took_all: it
-     took the walk to its end, and need not be rewritten.  */
+     took the walk to its end, and writing the walk as the memo would
+     change nothing.  */
   uint64_t watch = gorc_rt_memo_watch(mu);
   int took_all = 0;
 
@@ -848,7 +849,7 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
         ip = x.ip;
         sp = x.sp;
         if (x.how != GORC_RT_MEMO_GO_ON) {
-          took_all = x.keep;
+          took_all = x.same;
           stop = x.how == GORC_RT_MEMO_AT_END ? FAST_END : FAST_MAX;
           break;
         }
