@@ -191,32 +191,46 @@ static inline unsigned gorc_rt_cache_slot(uint64_t e, uint64_t pc)
 }
 
 /* What one walk has checked: the slots whose module it found still
-   loaded, a bit per slot.  */
+   loaded, a bit per slot; the slots of permanent modules count as
+   checked (they are never rewritten).  Filled when the walk first asks:
+   a walk that stays in the main program's slot, or that the walk memo
+   takes, never does.  */
 struct gorc_rt_walk_modules {
+  int filled;
   uint64_t checked[GORC_RT_MODULE_SLOTS / 64];
 };
 
-static inline int gorc_rt_walk_checked(const struct gorc_rt_walk_modules *wm, unsigned slot)
+static inline void gorc_rt_walk_modules_fill(struct gorc_rt_walk_modules *wm)
 {
+  if (wm->filled)
+    return;
+#pragma GCC unroll 4
+  for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS / 64; i++)
+    wm->checked[i] = atomic_load_explicit(&gorc_rt_permanent_slots[i], memory_order_acquire);
+  wm->filled = 1;
+}
+
+static inline int gorc_rt_walk_checked(struct gorc_rt_walk_modules *wm, unsigned slot)
+{
+  gorc_rt_walk_modules_fill(wm);
   return (wm->checked[slot / 64] >> (slot % 64)) & 1;
 }
 
 static inline void gorc_rt_walk_set_checked(struct gorc_rt_walk_modules *wm, unsigned slot)
 {
+  gorc_rt_walk_modules_fill(wm);
   wm->checked[slot / 64] |= 1ull << (slot % 64);
 }
 
 /* No slot: matches no cache entry.  */
 #define GORC_RT_NO_SLOT GORC_RT_MODULE_SLOTS
 
-/* Start a walk: the slots of permanent modules count as checked (they
-   are never rewritten).  Returns the main program's slot, where a walk
-   most often starts (GORC_RT_NO_SLOT: not known yet).  */
+/* Start a walk.  Returns the main program's slot, where a walk most
+   often starts (GORC_RT_NO_SLOT: not known yet); its entries need no
+   check (the main program is never unloaded).  */
 static inline unsigned gorc_rt_walk_modules_init(struct gorc_rt_walk_modules *wm)
 {
-#pragma GCC unroll 4
-  for (unsigned i = 0; i < GORC_RT_MODULE_SLOTS / 64; i++)
-    wm->checked[i] = atomic_load_explicit(&gorc_rt_permanent_slots[i], memory_order_acquire);
+  wm->filled = 0;
   return atomic_load_explicit(&gorc_rt_main_slot, memory_order_relaxed);
 }
 
