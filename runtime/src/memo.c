@@ -59,12 +59,11 @@ static inline int word_unchanged(const struct gorc_rt_memo_check *c, uint64_t lo
 }
 
 /* Are the words the memo's checks FIRST up to LAST name unchanged on the
-   stack [LO, HI)?  Four a turn: the loop's own instructions are a good
-   part of a check's.  */
+   stack [LO, LO + SPAN + 8)?  Four a turn: the loop's own instructions
+   are a good part of a check's.  */
 static int words_unchanged(const struct gorc_rt_memo *m, unsigned first, unsigned last,
-                           uint64_t lo, uint64_t hi)
+                           uint64_t lo, uint64_t span)
 {
-  const uint64_t span = hi - lo - 8;
   if (first > last || last > 2 * GORC_RT_MEMO_STATES)
     return 0;
   const struct gorc_rt_memo_check *c = &m->check[first], *end = &m->check[last];
@@ -79,8 +78,8 @@ static int words_unchanged(const struct gorc_rt_memo *m, unsigned first, unsigne
 }
 
 /* Follow the memo (N states) from its state K (gorc_rt_memo_take).  */
-static long follow(const struct gorc_rt_memo_use *mu, unsigned n, unsigned k, uint64_t fp,
-                   uint64_t lo, uint64_t hi, void **out, void **end, int at_run_start,
+static long follow(struct gorc_rt_memo_use *mu, unsigned n, unsigned k, uint64_t fp,
+                   uint64_t lo, uint64_t hi, void **out, void **end, unsigned run_state,
                    struct gorc_rt_memo_exit *x)
 {
   const struct gorc_rt_memo *m = mu->memo;
@@ -97,37 +96,46 @@ static long follow(const struct gorc_rt_memo_use *mu, unsigned n, unsigned k, ui
   if ((uint64_t)(end - out) < stop - k)
     stop = k + (unsigned)(end - out);
   unsigned checked = stop == last_out && how == GORC_RT_MEMO_END_ZERO ? n - 1 : stop;
-  if (!words_unchanged(m, READ(m->first_check[k]), READ(m->first_check[checked]), lo, hi))
+  if (!words_unchanged(m, READ(m->first_check[k]), READ(m->first_check[checked]), lo,
+                       hi - lo - 8))
     return -1;
   /* A copy of a memo being rewritten is not kept: the number is checked
      below.  */
   memcpy(out, &m->ip[k + 1], (stop - k) * sizeof m->ip[0]);
-  x->ip = READ(m->ip[stop]);
-  x->sp = READ(m->sp[stop]);
-  x->fp = READ(m->fp[stop]);
+  uint64_t last_sp = READ(m->sp[stop]), go_ip = 0, go_fp = 0;
+  int go_on = stop == last_out && how == GORC_RT_MEMO_OPEN && out + (stop - k) != end;
+  if (go_on) {
+    go_ip = READ(m->ip[stop]);
+    go_fp = READ(m->fp[stop]);
+  }
   atomic_thread_fence(memory_order_acquire);
   if (atomic_load_explicit(&mu->memo->seq, memory_order_relaxed) != mu->seq)
     return -1;
   /* The inner loop steps to no CFA above hi: the last state's sp is the
      highest.  */
-  if (x->sp > hi)
+  if (last_sp > hi)
     return -1;
-  if (stop < last_out || (how == GORC_RT_MEMO_OPEN && out + (stop - k) == end))
-    x->how = GORC_RT_MEMO_AT_MAX;
-  else if (how != GORC_RT_MEMO_OPEN)
-    x->how = GORC_RT_MEMO_AT_END;
-  else
+  if (go_on) {
     x->how = GORC_RT_MEMO_GO_ON;
-  /* Writing this walk as the memo would change nothing (if it ends in
-     the memo): it started at the memo's first state, or the memo keeps
-     only the outer states of its run (cut) and this walk met it at the
-     first of them.  */
-  x->same = at_run_start || (k == 0 && READ(m->cut));
+    x->ip = go_ip;
+    x->sp = last_sp;
+    x->fp = go_fp;
+  } else {
+    x->how = stop < last_out || how == GORC_RT_MEMO_OPEN ? GORC_RT_MEMO_AT_MAX
+                                                         : GORC_RT_MEMO_AT_END;
+    /* Writing this walk as the memo would change nothing: it started at
+       the memo's first state, or the memo keeps only the outer states of
+       its run (cut) and this walk met it at the first of them.  Else the
+       memo is rewritten from where the walk met it (write_met_run).  */
+    x->same = run_state == 0 || (k == 0 && READ(m->cut));
+    mu->met_state = run_state;
+    mu->met_at = k;
+  }
   return (long)(stop - k);
 }
 
 long gorc_rt_memo_take(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp, uint64_t fp,
-                       uint64_t lo, uint64_t hi, void **out, void **end, int at_run_start,
+                       uint64_t lo, uint64_t hi, void **out, void **end, unsigned run_state,
                        uint64_t *watch, struct gorc_rt_memo_exit *x)
 {
   unsigned n = memo_states(mu->memo);
@@ -136,7 +144,7 @@ long gorc_rt_memo_take(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp, ui
     return -1;
   /* Followed, or stale: either way this run looks no further.  */
   *watch = GORC_RT_MEMO_NO_WATCH;
-  return follow(mu, n, (unsigned)k, fp, lo, hi, out, end, at_run_start, x);
+  return follow(mu, n, (unsigned)k, fp, lo, hi, out, end, run_state, x);
 }
 
 /* ---- writing a memo ---- */
@@ -189,7 +197,7 @@ static int step(struct replayed *s, struct replayed *next, uint64_t lo, uint64_t
 }
 
 /* Append S to M's states (N of them so far), its checks as the pair
-   check[2N], check[2N + 1] until finish() packs them.  */
+   check[2N], check[2N + 1] until pack_checks() packs them.  */
 static void keep(struct gorc_rt_memo *m, unsigned *n, const struct replayed *s)
 {
   unsigned i = (*n)++;
@@ -201,15 +209,29 @@ static void keep(struct gorc_rt_memo *m, unsigned *n, const struct replayed *s)
   m->check[2 * i + 1] = s->fp_check;
 }
 
-/* Which states' fp the walk on from them reads, and so which fp slots
-   it reads (from the outermost state in: a memo that ends open reads its
-   last state's fp, as the inner loop goes on from there); then the
-   checks packed in state order.  The last state's step is not taken.  */
-static void finish(struct gorc_rt_memo *m, unsigned n)
+/* Move M's states FROM .. FROM + N - 1 to TO .. TO + N - 1, with the
+   first_check of the state after them (their checks stay where they
+   are).  */
+static void move_states(struct gorc_rt_memo *m, unsigned to, unsigned from, unsigned n)
 {
-  int needs = m->end == GORC_RT_MEMO_OPEN;
-  m->needs_fp[n - 1] = (uint8_t)needs;
-  for (unsigned i = n - 1; i-- > 0;) {
+  if (to == from || n == 0)
+    return;
+  memmove(&m->ip[to], &m->ip[from], n * sizeof m->ip[0]);
+  memmove(&m->sp[to], &m->sp[from], n * sizeof m->sp[0]);
+  memmove(&m->fp[to], &m->fp[from], n * sizeof m->fp[0]);
+  memmove(&m->word[to], &m->word[from], n * sizeof m->word[0]);
+  memmove(&m->needs_fp[to], &m->needs_fp[from], n * sizeof m->needs_fp[0]);
+  memmove(&m->first_check[to], &m->first_check[from], (n + 1) * sizeof m->first_check[0]);
+}
+
+/* The states 0 .. NEW - 1 of M are new, their checks still pairs, and
+   the walk on from state NEW reads its fp when NEEDS: which of them read
+   fp after their step (from the outermost in), so which fp slots a walk
+   must check; their checks packed in state order from check[0].
+   Returns where they end.  */
+static unsigned pack_checks(struct gorc_rt_memo *m, unsigned new, int needs)
+{
+  for (unsigned i = new; i-- > 0;) {
     int saves = gorc_rt_w_bp8(m->word[i]) != 0;
     if (!(saves && needs))
       m->check[2 * i + 1].slot = 0;
@@ -217,63 +239,108 @@ static void finish(struct gorc_rt_memo *m, unsigned n)
     m->needs_fp[i] = (uint8_t)needs;
   }
   unsigned c = 0;
-  for (unsigned i = 0; i + 1 < n; i++) {
+  for (unsigned i = 0; i < new; i++) {
     struct gorc_rt_memo_check ra = m->check[2 * i], fp = m->check[2 * i + 1];
     m->first_check[i] = (uint16_t)c;
     m->check[c++] = ra;
     if (fp.slot)
       m->check[c++] = fp;
   }
-  m->first_check[n - 1] = m->first_check[n] = (uint16_t)c;
+  return c;
 }
 
-/* Step RUN again into M; returns the number of states kept, 0 when the
-   run cannot be stepped again to the same addresses (a cache entry
-   evicted meanwhile, or a frame the loop would not step).  */
-static unsigned replay(struct gorc_rt_memo *m, const struct gorc_rt_memo_run *run)
+/* Step the run's states 0 .. UPTO - 1 again into M, keeping those from
+   SKIP on (and only those after the last frame of a module that may be
+   unloaded) at *N on; *S gets state UPTO.  0 when the run cannot be
+   stepped again to the same addresses (a cache entry evicted meanwhile,
+   or a frame the loop would not step).  */
+static int replay(struct gorc_rt_memo *m, const struct gorc_rt_memo_run *run, unsigned upto,
+                  unsigned skip, unsigned *n, struct replayed *s)
 {
-  struct replayed s = { .ip = run->ip, .sp = run->sp, .fp = run->fp }, next;
-  unsigned n = 0;
+  struct replayed next;
+  memset(s, 0, sizeof *s);
+  s->ip = run->ip;
+  s->sp = run->sp;
+  s->fp = run->fp;
+  for (unsigned i = 0; i < upto; i++) {
+    int permanent = 0;
+    if (!(s->word = cached_word(s->ip, &permanent)) || (s->word & GORC_RT_W_END)
+        || !step(s, &next, run->lo, run->hi) || next.ip != (uint64_t)(uintptr_t)run->ips[i])
+      return 0;
+    if (!permanent) {
+      *n = 0;
+      m->cut = 1;
+    } else if (i >= skip) {
+      keep(m, n, s);
+    }
+    *s = next;
+  }
+  return 1;
+}
+
+/* Write RUN as the whole memo; returns the number of states.  */
+static unsigned write_run(struct gorc_rt_memo *m, const struct gorc_rt_memo_run *run)
+{
   /* A run has at most count + 2 states (the zero past the last address);
      of a longer one than the memo holds, the outermost are kept: they
      are the ones walks share.  */
   unsigned skip = run->count + 2 > GORC_RT_MEMO_STATES ? run->count + 2 - GORC_RT_MEMO_STATES : 0;
+  unsigned n = 0;
+  struct replayed s, next;
   m->cut = skip > 0;
-  for (unsigned i = 0;; i++) {
-    if (s.ip == 0) {
-      /* The outermost frame's return address 0.  */
-      m->end = GORC_RT_MEMO_END_ZERO;
-      break;
-    }
-    if (i == run->count && !run->complete) {
-      m->end = GORC_RT_MEMO_OPEN;
-      break;
-    }
+  if (!replay(m, run, run->count, skip, &n, &s))
+    return 0;
+  m->end = GORC_RT_MEMO_OPEN;
+  if (run->complete) {
     int permanent = 0;
-    if (!(s.word = cached_word(s.ip, &permanent)))
+    if (!(s.word = cached_word(s.ip, &permanent)) || !permanent)
       return 0;
-    if (s.word & GORC_RT_W_END) {
-      if (!run->complete || i != run->count || !permanent)
+    m->end = GORC_RT_MEMO_END;
+    if (!(s.word & GORC_RT_W_END)) {
+      /* The outermost frame's return address 0.  */
+      if (!step(&s, &next, run->lo, run->hi) || next.ip != 0)
         return 0;
-      m->end = GORC_RT_MEMO_END;
-      break;
-    }
-    if (i > run->count || !step(&s, &next, run->lo, run->hi))
-      return 0;
-    uint64_t expected = i < run->count ? (uint64_t)(uintptr_t)run->ips[i] : 0;
-    if (next.ip != expected)
-      return 0;
-    if (!permanent) {
-      n = 0;   /* a module that may be unloaded: only the frames after it */
-      m->cut = 1;
-    }
-    else if (i >= skip)
       keep(m, &n, &s);
-    s = next;
+      s = next;
+      m->end = GORC_RT_MEMO_END_ZERO;
+    }
   }
   keep(m, &n, &s);
-  finish(m, n);
+  /* A memo that ends open reads its last state's fp: the inner loop
+     goes on from there.  */
+  m->needs_fp[n - 1] = m->end == GORC_RT_MEMO_OPEN;
+  m->first_check[n - 1] = m->first_check[n] = (uint16_t)pack_checks(m, n - 1, m->needs_fp[n - 1]);
   return n;
+}
+
+/* Write the states of RUN before the one where it met the memo in front
+   of the memo's states from there on; returns the number of states.
+   The kept states' checks wait at the end of check[] while the new
+   states' pairs are written at its start (at most 2 per state, and the
+   states fit: so do the checks).  */
+static unsigned write_met_run(struct gorc_rt_memo *m, const struct gorc_rt_memo_use *mu,
+                              const struct gorc_rt_memo_run *run)
+{
+  unsigned old_n = memo_states(m), k = mu->met_at, j = mu->met_state;
+  if (k >= old_n)
+    return 0;
+  unsigned kept = old_n - k, room = GORC_RT_MEMO_STATES - kept;
+  unsigned skip = j > room ? j - room : 0, at = j - skip, n = 0;
+  unsigned kept_from = m->first_check[k], kept_checks = m->first_check[old_n] - kept_from;
+  unsigned parked = 2 * GORC_RT_MEMO_STATES - kept_checks;
+  struct replayed s;
+  memmove(&m->check[parked], &m->check[kept_from], kept_checks * sizeof m->check[0]);
+  move_states(m, at, k, kept);
+  m->cut = skip > 0;
+  if (!replay(m, run, j, skip, &n, &s) || s.ip != m->ip[at] || s.sp != m->sp[at])
+    return 0;
+  /* A module that may be unloaded dropped new states: close the gap.  */
+  move_states(m, n, at, kept);
+  unsigned c = pack_checks(m, n, m->needs_fp[n]);
+  memmove(&m->check[c], &m->check[parked], kept_checks * sizeof m->check[0]);
+  for (unsigned i = n; i <= n + kept; i++)
+    m->first_check[i] = (uint16_t)(m->first_check[i] - kept_from + c);
+  return n + kept;
 }
 
 void gorc_rt_memo_record(const struct gorc_rt_memo_use *mu, const struct gorc_rt_memo_run *run)
@@ -285,6 +352,6 @@ void gorc_rt_memo_record(const struct gorc_rt_memo_use *mu, const struct gorc_rt
     return;
   /* The odd number is seen before any of the rewrite.  */
   atomic_thread_fence(memory_order_release);
-  m->states = replay(m, run);
+  m->states = mu->met_state ? write_met_run(m, mu, run) : write_run(m, run);
   atomic_store_explicit(&m->seq, seq + 2, memory_order_release);
 }

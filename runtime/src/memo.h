@@ -56,7 +56,7 @@ enum gorc_rt_memo_end {
 
 /* The states, inner to outer (sp ascending), one array per field: a
    walk compares sp and ip where it meets the memo, then checks a run of
-   words and copies a run of ips.  */
+   return-address slots and copies a run of ips.  */
 struct gorc_rt_memo {
   _Atomic uint32_t seq;           /* odd while being rewritten */
   uint32_t states;
@@ -69,7 +69,7 @@ struct gorc_rt_memo {
   uint8_t needs_fp[GORC_RT_MEMO_STATES];    /* the walk on from here reads this fp */
   /* The words the steps from state I read are check[first_check[I]]
      up to check[first_check[I + 1]]: the return-address slot, and the
-     fp slot when a later step reads fp.  */
+     fp slot when a later step reads fp.  The last state takes no step.  */
   uint16_t first_check[GORC_RT_MEMO_STATES + 1];
   struct gorc_rt_memo_check check[2 * GORC_RT_MEMO_STATES];
 } __attribute__((aligned(64)));
@@ -82,6 +82,9 @@ struct gorc_rt_memo_use {
   struct gorc_rt_memo *memo;      /* NULL: none for this walk */
   uint32_t seq;                   /* its sequence number when the walk began */
   unsigned next;                  /* the first state whose sp the walk has not passed */
+  /* Where the walk met the memo and ended in it: the state of the run of
+     the inner loop, the memo's state (met_state 0: it did not).  */
+  unsigned met_state, met_at;
 };
 
 #define GORC_RT_MEMO_NO_WATCH UINT64_MAX
@@ -95,6 +98,7 @@ static inline void gorc_rt_memo_begin(struct gorc_rt_memo_use *mu)
   mu->memo = (seq & 1) || gorc_rt_memo_off ? NULL : m;
   mu->seq = seq;
   mu->next = 0;
+  mu->met_state = 0;
 }
 
 /* A run of the inner loop starts: the sp at which it first may meet a
@@ -109,14 +113,14 @@ static inline uint64_t gorc_rt_memo_watch(struct gorc_rt_memo_use *mu)
 
 /* Where following the memo left the walk.  */
 struct gorc_rt_memo_exit {
-  uint64_t ip, sp, fp;            /* the last state followed */
+  uint64_t ip, sp, fp;            /* GO_ON: the state the inner loop goes on from */
   enum {
     GORC_RT_MEMO_AT_END,          /* the outermost frame: the walk is complete */
     GORC_RT_MEMO_AT_MAX,          /* the buffer is full */
     GORC_RT_MEMO_GO_ON            /* the memo ends here; the inner loop goes on */
   } how;
-  int same;                       /* if the walk ends in the memo, writing it as the
-                                     memo would change nothing */
+  int same;                       /* AT_END, AT_MAX: writing the walk as the memo
+                                     would change nothing */
 };
 
 /* The walk reached (IP, SP) with fp FP, SP at or above *WATCH, on the
@@ -124,18 +128,22 @@ struct gorc_rt_memo_exit {
    from it, checking each step's words on the stack: store the return
    addresses at OUT (up to END) and return how many, with *X.  Else, or
    when anything differs, return -1 (nothing stored at OUT counts).
-   AT_RUN_START: (IP, SP) is where this run of the inner loop started.
+   RUN_STATE: the state of this run of the inner loop (IP, SP) is (0:
+   where it started).
    *WATCH gets the next sp worth a look.  */
 GORC_HIDDEN long gorc_rt_memo_take(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp,
                                    uint64_t fp, uint64_t lo, uint64_t hi, void **out,
-                                   void **end, int at_run_start, uint64_t *watch,
+                                   void **end, unsigned run_state, uint64_t *watch,
                                    struct gorc_rt_memo_exit *x);
 
 /* A run of the inner loop from (IP, SP, FP) stored the COUNT addresses
    at IPS and stopped at the outermost frame (COMPLETE) or at the end of
    the buffer, on the stack [LO, HI): make it the memo, stepping it again
    with the PC cache's words (a run through a module that may be
-   unloaded keeps only the frames after it).  */
+   unloaded keeps only the frames after it).  A run that met the memo
+   past its first state and ended in it (MU's met_state) has only its
+   states before that stepped again, in front of the memo's from there
+   on.  */
 struct gorc_rt_memo_run {
   uint64_t ip, sp, fp;
   void *const *ips;

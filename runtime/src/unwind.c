@@ -843,16 +843,16 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
     if (__builtin_expect(sp >= watch, 0)) {
       struct gorc_rt_memo_exit x;
       long got = gorc_rt_memo_take(mu, ip, sp, fp_value(&fp), lo, hi, out, end,
-                                   out == r->out, &watch, &x);
+                                   (unsigned)(out - r->out), &watch, &x);
       if (got >= 0) {
         out += got;
-        ip = x.ip;
-        sp = x.sp;
         if (x.how != GORC_RT_MEMO_GO_ON) {
           took_all = x.same;
           stop = x.how == GORC_RT_MEMO_AT_END ? FAST_END : FAST_MAX;
           break;
         }
+        ip = x.ip;
+        sp = x.sp;
         fp = (struct lazy_fp){ x.fp, 0, 0 };
         continue;
       }

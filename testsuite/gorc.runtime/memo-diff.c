@@ -64,9 +64,14 @@ __attribute__((noinline, noclone)) static int chain(int depth, int here)
     sink += r;
     return r + 1;
   }
-  /* Buffers that end inside the walk, just at its end and beyond it.  */
-  int maxes[5] = { 3, depth / 2 + 2, depth + 4, depth + 8, MAX_IPS - 1 };
-  for (int i = 0; i < 5; i++)
+  /* First the whole walk twice: the first meets the memo of the last
+     round's walks at some state past its own first (the chain's frames
+     at one level have one sp and return address whatever the depth) and
+     writes its own states in front of the memo's from there; the second
+     follows that from its first state.  Then buffers that end inside
+     the walk, just at its end and beyond it.  */
+  int maxes[6] = { MAX_IPS - 1, MAX_IPS - 1, 3, depth / 2 + 2, depth + 4, depth + 8 };
+  for (int i = 0; i < 6; i++)
     compare(depth, maxes[i]);
   return 0;
 }
