@@ -180,7 +180,8 @@ static int read_attrs(struct perf_file *f)
    read through the mapping.
 
    Records are fed in time order (then file order), as when recording
-   (prof-record.c).  perf record writes its ring buffers in rounds, each
+   (prof-record.c); those prof_feed_record would only count (mappings
+   of data: most of the mmap records) are counted as read, not queued.  perf record writes its ring buffers in rounds, each
    ended by a PERF_RECORD_FINISHED_ROUND, and a record is never older
    than the newest of the round before the last (perf's own reader
    relies on that): at the end of a round, the records queued up to the
@@ -327,6 +328,8 @@ static int read_data(const struct perf_file *f, struct prof_data *d, int rounds)
     if (h.type == GORC_PERF_RECORD_FINISHED_ROUND && rounds) {
       feed_queued(f, &r, d, round_newest);
       round_newest = newest;
+    } else if (h.type < GORC_PERF_USER_TYPE_START && !prof_feed_uses(p, h.size)) {
+      d->record_bytes += h.size;    /* counted, not ordered: a data mapping */
     } else if (h.type < GORC_PERF_USER_TYPE_START) {
       struct rec_ref ref = { ref_time(f, p, h.size), at, h.size };
       if (ref.time < r.fed_time)
