@@ -149,10 +149,7 @@ struct line {
 
 static void line_put(struct line *l, const char *s, size_t n)
 {
-  if (l->len + n > l->cap) {
-    l->cap = (l->len + n) * 2;
-    l->buf = prof_xrealloc(l->buf, l->cap);
-  }
+  l->buf = prof_xgrow(l->buf, &l->cap, l->len + n, 1, 256, SIZE_MAX);
   memcpy(l->buf + l->len, s, n);
   l->len += n;
 }
@@ -255,10 +252,7 @@ static void fold_add(struct fold_table *t, const char *stack)
 static void append_frame(char **buf, size_t *len, size_t *cap, const char *name)
 {
   size_t n = strlen(name);
-  while (*len + n + 2 > *cap) {
-    *cap = *cap ? *cap * 2 : 1024;
-    *buf = prof_xrealloc(*buf, *cap);
-  }
+  *buf = prof_xgrow(*buf, cap, *len + n + 2, 1, 1024, SIZE_MAX);
   if (*len)
     (*buf)[(*len)++] = ';';
   for (size_t i = 0; i < n; i++)

@@ -238,14 +238,8 @@ static void data_room(struct data_reader *r, uint64_t at)
     r->len -= keep - r->base;
     r->base = keep;
   }
-  if (r->cap - r->len < DATA_CHUNK) {
-    r->cap = r->cap ? 2 * r->cap : DATA_BUFFER;
-    uint8_t *buf = prof_xmalloc_huge(r->cap);
-    if (r->len)
-      memcpy(buf, r->buf, r->len);
-    free(r->buf);
-    r->buf = buf;
-  }
+  if (r->cap - r->len < DATA_CHUNK)
+    r->buf = prof_xgrow(r->buf, &r->cap, r->len + DATA_CHUNK, 1, DATA_BUFFER, 0);
 }
 
 /* The file's bytes [AT, AT + N), inside the data section and starting
@@ -287,10 +281,7 @@ static void feed_queued(const struct perf_file *f, struct data_reader *r, struct
 
 static void queue_push(struct data_reader *r, struct rec_ref ref)
 {
-  if (r->nqueue == r->capqueue) {
-    r->capqueue = r->capqueue ? 2 * r->capqueue : 1024;
-    r->queue = prof_xrealloc(r->queue, r->capqueue * sizeof *r->queue);
-  }
+  r->queue = prof_xgrow(r->queue, &r->capqueue, r->nqueue + 1, sizeof *r->queue, 1024, SIZE_MAX);
   r->queue[r->nqueue++] = ref;
 }
 

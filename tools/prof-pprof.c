@@ -56,10 +56,7 @@ static uint64_t name_id(struct names *t, const char *name, size_t len)
     free(key);
     return t->slots[j];
   }
-  if (t->n == t->cap) {
-    t->cap = t->cap ? t->cap * 2 : 256;
-    t->v = prof_xrealloc(t->v, t->cap * sizeof *t->v);
-  }
+  t->v = prof_xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v, 256, SIZE_MAX);
   t->v[t->n++] = key;
   t->slots[j] = t->n;
   return t->n;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "prof-svg.h"
 #include "prof-data.h"
+#include "mapped.h"
 
 #define IMG_WIDTH 1200.0
 #define XPAD 10.0
@@ -47,14 +48,10 @@ static struct node *child(struct node *p, const char *name, size_t len)
   for (size_t i = 0; i < p->nkids; i++)
     if (strncmp(p->kids[i]->name, name, len) == 0 && p->kids[i]->name[len] == 0)
       return p->kids[i];
-  if (p->nkids == p->cap) {
-    size_t cap = p->cap ? p->cap * 2 : 4;
-    struct node **k = realloc(p->kids, cap * sizeof *k);
-    if (!k)
-      return NULL;
-    p->kids = k;
-    p->cap = cap;
-  }
+  struct node **k = gorc_grow_array(p->kids, &p->cap, p->nkids + 1, sizeof *k, 4, SIZE_MAX);
+  if (!k)
+    return NULL;
+  p->kids = k;
   struct node *n = node_new(name, len);
   if (n)
     p->kids[p->nkids++] = n;

@@ -22,6 +22,7 @@
 #include "elfload.h"
 #include "gorc/elf_symbols.h"
 #include "gorc/sigreturn.h"
+#include "mapped.h"
 
 /* A state a module was asked for (module_state).  */
 struct state_entry {
@@ -190,13 +191,10 @@ static size_t eh_collect(const uint8_t *start, const uint8_t *end, struct eh_ent
     int64_t loc;
     if (r.id == 0 || !fde_location(&sec, &r, &loc))
       continue;               /* a CIE */
-    if (n == cap) {
-      cap = cap ? cap * 2 : 256;
-      struct eh_entry *nv = realloc(v, cap * sizeof *v);
-      if (!nv)
-        break;
-      v = nv;
-    }
+    struct eh_entry *nv = gorc_grow_array(v, &cap, n + 1, sizeof *v, 256, SIZE_MAX);
+    if (!nv)
+      break;
+    v = nv;
     v[n++] = (struct eh_entry){ loc, (int64_t)(uintptr_t)r.start };
   }
   *out = v;
@@ -448,12 +446,9 @@ static int map_bias(const struct prof_module *m, uint64_t start, uint64_t pgoff,
 
 static void space_push(struct prof_space *sp, const struct prof_map *m)
 {
-  if (sp->n == sp->cap) {
-    sp->cap = sp->cap ? sp->cap * 2 : 64;
-    sp->maps = realloc(sp->maps, sp->cap * sizeof *sp->maps);
-    if (!sp->maps)
-      abort();
-  }
+  sp->maps = gorc_grow_array(sp->maps, &sp->cap, sp->n + 1, sizeof *sp->maps, 64, SIZE_MAX);
+  if (!sp->maps)
+    abort();
   sp->maps[sp->n++] = *m;
 }
 

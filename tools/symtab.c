@@ -28,16 +28,13 @@ struct load {
 
 static int add(struct load *l, struct sym_list *list, struct gorc_sym s)
 {
-  if (list->n == list->cap) {
-    size_t cap = list->cap ? list->cap * 2 : 1024;
-    struct gorc_sym *v = realloc(list->v, cap * sizeof *v);
-    if (!v) {
-      l->out_of_memory = 1;
-      return -1;
-    }
-    list->v = v;
-    list->cap = cap;
+  struct gorc_sym *v = gorc_grow_array(list->v, &list->cap, list->n + 1, sizeof *v, 1024,
+                                       SIZE_MAX);
+  if (!v) {
+    l->out_of_memory = 1;
+    return -1;
   }
+  list->v = v;
   list->v[list->n++] = s;
   return 0;
 }
