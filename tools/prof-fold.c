@@ -307,6 +307,8 @@ int prof_write_stacks(const char *path, const struct prof_data *d)
 
 /* ---- folding ---- */
 
+/* The distinct stacks, by open addressing: 256 slots at first (4 KB;
+   a small profile has tens of stacks), doubled at half full.  */
 struct fold_table {
   struct prof_folded *v;
   size_t cap, count;
@@ -315,7 +317,7 @@ struct fold_table {
 static void fold_add(struct fold_table *t, const char *stack)
 {
   if (t->count * 2 >= t->cap) {
-    size_t ncap = t->cap ? t->cap * 2 : 4096;
+    size_t ncap = t->cap ? t->cap * 2 : 256;
     struct prof_folded *n = calloc(ncap, sizeof *n);
     if (!n) {
       fprintf(stderr, "gorc-prof: out of memory\n");
