@@ -450,15 +450,19 @@ static int map_bias(const struct prof_module *m, uint64_t start, uint64_t pgoff,
 
 /* ---- a process's mappings ---- */
 
-static void space_push(struct prof_space *sp, const struct prof_map *m)
+/* Room for N mappings in SP.  */
+static void space_reserve(struct prof_space *sp, size_t n)
 {
-  sp->maps = gorc_grow_array(sp->maps, &sp->cap, sp->n + 1, sizeof *sp->maps, 64, SIZE_MAX);
+  sp->maps = gorc_grow_array(sp->maps, &sp->cap, n, sizeof *sp->maps, 8, SIZE_MAX);
   if (!sp->maps)
     abort();
-  sp->maps[sp->n++] = *m;
 }
 
-/* The mappings of SP with [start, end) replaced by ADD, in order.  */
+/* The mappings of SP with [start, end) replaced by the new one, in
+   place: those it overlaps [i0, i1) give way to what is left of the
+   first and of the last of them around it.  (Made anew each call, 64
+   entries at first, the arrays were 38 of a small profile's 246 page
+   faults.)  */
 void prof_space_map(struct prof_space *sp, uint64_t start, uint64_t len, uint64_t pgoff,
                     const char *path)
 {
@@ -469,36 +473,28 @@ void prof_space_map(struct prof_space *sp, uint64_t start, uint64_t len, uint64_
   add.path = add.mod->path;
   if (!add.mod->ok || !map_bias(add.mod, start, pgoff, &add.bias))
     add.mod = NULL;
-  struct prof_space out = { NULL, 0, 0 };
-  int added = 0;
-  for (size_t i = 0; i < sp->n; i++) {
-    struct prof_map m = sp->maps[i];
-    if (!added && m.start >= start) {
-      space_push(&out, &add);
-      added = 1;
-    }
-    if (m.end <= start || m.start >= end) {
-      space_push(&out, &m);
-      continue;
-    }
-    if (m.start < start) {
-      struct prof_map lo = m;
-      lo.end = start;
-      space_push(&out, &lo);
-      space_push(&out, &add);
-      added = 1;
-    }
-    if (m.end > end) {
-      struct prof_map hi = m;
-      hi.pgoff += end - m.start;
-      hi.start = end;
-      space_push(&out, &hi);
-    }
+  size_t i0 = 0, i1, k = 0;
+  while (i0 < sp->n && sp->maps[i0].end <= start)
+    i0++;
+  for (i1 = i0; i1 < sp->n && sp->maps[i1].start < end; i1++)
+    continue;
+  struct prof_map pieces[3];
+  if (i0 < i1 && sp->maps[i0].start < start) {
+    pieces[k] = sp->maps[i0];
+    pieces[k++].end = start;
   }
-  if (!added)
-    space_push(&out, &add);
-  free(sp->maps);
-  *sp = out;
+  pieces[k++] = add;
+  if (i0 < i1 && sp->maps[i1 - 1].end > end) {
+    struct prof_map hi = sp->maps[i1 - 1];
+    hi.pgoff += end - hi.start;
+    hi.start = end;
+    pieces[k++] = hi;
+  }
+  size_t n = sp->n - (i1 - i0) + k;
+  space_reserve(sp, n);
+  memmove(sp->maps + i0 + k, sp->maps + i1, (sp->n - i1) * sizeof *sp->maps);
+  memcpy(sp->maps + i0, pieces, k * sizeof *pieces);
+  sp->n = n;
 }
 
 void prof_space_clear(struct prof_space *sp)
@@ -509,8 +505,11 @@ void prof_space_clear(struct prof_space *sp)
 void prof_space_copy(struct prof_space *dst, const struct prof_space *src)
 {
   dst->n = 0;
-  for (size_t i = 0; i < src->n; i++)
-    space_push(dst, &src->maps[i]);
+  if (src->n == 0)
+    return;
+  space_reserve(dst, src->n);
+  memcpy(dst->maps, src->maps, src->n * sizeof *src->maps);
+  dst->n = src->n;
 }
 
 const struct prof_map *prof_space_find(const struct prof_space *sp, uint64_t addr)
