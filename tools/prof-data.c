@@ -49,7 +49,7 @@ struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid)
   for (size_t i = d->nprocs; i-- > 0;)
     if (d->procs[i].pid == pid && !d->procs[i].ended)
       return &d->procs[i];
-  d->procs = prof_xrealloc(d->procs, (d->nprocs + 1) * sizeof *d->procs);
+  d->procs = prof_xgrow(d->procs, &d->cap_procs, d->nprocs + 1, sizeof *d->procs, 16, SIZE_MAX);
   struct prof_proc *p = &d->procs[d->nprocs++];
   memset(p, 0, sizeof *p);
   p->pid = pid;
@@ -94,10 +94,11 @@ void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int3
                           const uint64_t *ips, uint32_t n)
 {
   /* past 64 KB in huge pages: a process's samples and frames are most
-     of what gorc-prof writes to memory */
-  p->samples = prof_xgrow(p->samples, &p->cap_samples, p->nsamples + 1, sizeof *p->samples, 64,
+     of what gorc-prof writes to memory; small at first: a perf.data of
+     many short processes has a few samples each */
+  p->samples = prof_xgrow(p->samples, &p->cap_samples, p->nsamples + 1, sizeof *p->samples, 16,
                           64 * 1024);
-  p->ips = prof_xgrow(p->ips, &p->cap_ips, p->nips + n, sizeof *p->ips, 512, 64 * 1024);
+  p->ips = prof_xgrow(p->ips, &p->cap_ips, p->nips + n, sizeof *p->ips, 128, 64 * 1024);
   memcpy(p->ips + p->nips, ips, (size_t)n * sizeof *ips);
   struct prof_sample *s = &p->samples[p->nsamples++];
   s->time = time;

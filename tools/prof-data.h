@@ -50,7 +50,7 @@ struct prof_proc {
 /* Everything recorded or read.  */
 struct prof_data {
   struct prof_proc *procs;
-  size_t nprocs;
+  size_t nprocs, cap_procs;
   uint64_t lost;             /* samples the kernel (or the sampler) dropped */
   uint64_t lost_records;     /* perf: PERF_RECORD_LOST events */
   uint64_t hz;
