@@ -409,28 +409,9 @@ static struct prof_module *module_get(const char *path)
   return m;
 }
 
-void prof_modules_free(void)
+void prof_modules_end(void)
 {
-  while (expected_ids) {
-    struct expected_id *e = expected_ids;
-    expected_ids = e->next;
-    free(e->path);
-    free(e);
-  }
   scratch_remove();
-  memset(state_cache, 0, sizeof state_cache);   /* its modules are freed */
-  while (modules) {
-    struct prof_module *m = modules;
-    modules = m->next;
-    if (m->has_table || m->table.entries)
-      gorc_table_free(&m->table);
-    if (m->elf.path)
-      gorc_elf_close(&m->elf);
-    free(m->loads);
-    free(m->eh_table);
-    free(m->path);
-    free(m);
-  }
 }
 
 /* The bias of a mapping of M at START from file offset PGOFF: the
