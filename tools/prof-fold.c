@@ -127,7 +127,7 @@ static void file_name(struct file_syms *f)
       rels[n++] = f->slots[i].rel;
   qsort(rels, n, sizeof *rels, rel_cmp);
   char **names = prof_xmalloc((n ? n : 1) * sizeof *names);
-  if (gorc_symtab_name_each(f->path, rels, n, names) != 0) {
+  if (gorc_symtab_name_each(prof_module_file(f->path), rels, n, names) != 0) {
     fprintf(stderr, "gorc-prof: out of memory reading the symbols of %s\n", f->path);
     exit(2);
   }

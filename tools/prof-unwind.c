@@ -254,27 +254,6 @@ static void eh_open(struct prof_module *m)
   m->has_eh = eh_open_hdr(m) || eh_build_table(m);
 }
 
-static void module_load(struct prof_module *m)
-{
-  size_t nph = 0;
-  GElf_Phdr ph;
-  if (gorc_elf_open_sections(&m->elf, m->path) != 0 || m->elf.is_rel)
-    return;
-  if (elf_getphdrnum(m->elf.elf, &nph) != 0)
-    return;
-  m->loads = calloc(nph ? nph : 1, sizeof *m->loads);
-  if (!m->loads)
-    return;
-  for (size_t i = 0; i < nph; i++)
-    if (gelf_getphdr(m->elf.elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-      m->loads[m->nloads++] = ph;
-  if (!build_id_matches(m))
-    return;
-  gorc_table_load(&m->table, &m->elf);
-  m->has_table = !m->table.decode_error && m->table.nranges > 0;
-  eh_open(m);
-  m->ok = 1;
-}
 
 /* Files gorc-prof writes for code that has no file of its own any more
    (the vdso, a file deleted since it was mapped), in
@@ -347,31 +326,78 @@ static void scratch_remove(void)
   scratch_dir[0] = 0;
 }
 
-/* The kernel's vdso: gorc-prof's own is the same image (the same
-   kernel).  */
-static const char *vdso_file(void)
+/* The kernel's vdso in gorc-prof's memory, the same image as every
+   process's (the same kernel), and its size; NULL when not found.  */
+static const uint8_t *vdso_image(size_t *size)
 {
   char line[512];
   unsigned long long lo = 0, hi = 0;
-  /* written at the first process that maps it, not read again for each */
-  const char *known = scratch_find("[vdso]");
-  if (known)
-    return known;
   const void *image = (const void *)(uintptr_t)getauxval(AT_SYSINFO_EHDR);
   FILE *maps = fopen("/proc/self/maps", "r");
   if (!image || !maps) {
     if (maps)
       fclose(maps);
-    return "[vdso]";
+    return NULL;
   }
   while (fgets(line, sizeof line, maps))
     if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &lo, &hi) == 2)
       break;
   fclose(maps);
-  const char *path = NULL;
-  if ((uint64_t)(uintptr_t)image == lo && hi > lo)
-    path = scratch_write("[vdso]", "[vdso]", image, hi - lo);
+  if ((uint64_t)(uintptr_t)image != lo || hi <= lo)
+    return NULL;
+  *size = hi - lo;
+  return image;
+}
+
+/* The vdso as a file, for the symbol reader (which reads files): written
+   at the first frame named in it, not for every profile that maps it
+   (a directory and a file made and removed: about 0.4 ms).  */
+static const char *vdso_file(void)
+{
+  const char *known = scratch_find("[vdso]");
+  if (known)
+    return known;
+  size_t size;
+  const uint8_t *image = vdso_image(&size);
+  const char *path = image ? scratch_write("[vdso]", "[vdso]", image, size) : NULL;
   return path ? path : "[vdso]";
+}
+
+const char *prof_module_file(const char *name)
+{
+  return strcmp(name, "[vdso]") == 0 ? vdso_file() : name;
+}
+
+/* M's file opened; the vdso is gorc-prof's own image (no file).  */
+static int module_open(struct prof_module *m)
+{
+  size_t size;
+  const uint8_t *image;
+  if (strcmp(m->path, "[vdso]") != 0)
+    return gorc_elf_open_sections(&m->elf, m->path);
+  return (image = vdso_image(&size)) ? gorc_elf_open_image(&m->elf, m->path, image, size) : -1;
+}
+
+static void module_load(struct prof_module *m)
+{
+  size_t nph = 0;
+  GElf_Phdr ph;
+  if (module_open(m) != 0 || m->elf.is_rel)
+    return;
+  if (elf_getphdrnum(m->elf.elf, &nph) != 0)
+    return;
+  m->loads = calloc(nph ? nph : 1, sizeof *m->loads);
+  if (!m->loads)
+    return;
+  for (size_t i = 0; i < nph; i++)
+    if (gelf_getphdr(m->elf.elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+      m->loads[m->nloads++] = ph;
+  if (!build_id_matches(m))
+    return;
+  gorc_table_load(&m->table, &m->elf);
+  m->has_table = !m->table.decode_error && m->table.nranges > 0;
+  eh_open(m);
+  m->ok = 1;
 }
 
 const char *prof_modules_save(const char *from, const char *key, const char *name)
@@ -392,8 +418,6 @@ const char *prof_modules_save(const char *from, const char *key, const char *nam
 /* The module of PATH, read at its first use.  */
 static struct prof_module *module_get(const char *path)
 {
-  if (strcmp(path, "[vdso]") == 0)
-    path = vdso_file();
   for (struct prof_module *m = modules; m; m = m->next)
     if (strcmp(m->path, path) == 0)
       return m;
@@ -402,7 +426,7 @@ static struct prof_module *module_get(const char *path)
     free(m);
     return NULL;
   }
-  if (path[0] == '/')
+  if (path[0] == '/' || strcmp(path, "[vdso]") == 0)
     module_load(m);
   m->next = modules;
   modules = m;

@@ -64,6 +64,11 @@ enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_pe
    file that was not the one profiled.  */
 void prof_modules_expect_build_id(const char *path, const uint8_t *id, size_t len);
 
+/* The file that holds the bytes of the module NAME: NAME, or for
+   "[vdso]" a copy of the vdso (written at the first ask, removed by
+   prof_modules_end).  */
+const char *prof_module_file(const char *name);
+
 /* A copy of the ELF file FROM (a process's /proc/PID/map_files/ entry of
    a file deleted since it was mapped), kept until prof_modules_end as
    NAME in a scratch directory: its path, the same for the same KEY, or
