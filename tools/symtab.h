@@ -70,7 +70,7 @@ const struct gorc_sym *gorc_symtab_preceding(const struct gorc_sym *v, size_t n,
    distinct) of the linked ELF file PATH, as gorc_symtab_find would on
    its loaded table: NAMES[i] a copy (malloc'd), or NULL for none.  One
    pass over the table, read in place (mapped) and not kept: to name the
-   few addresses a profile met, loading and sorting libc's 6,830 debug
+   few addresses a profile met, loading and sorting libc's 6,818 debug
    functions was most of the cost.  0, or -1 when out of memory.  */
 int gorc_symtab_name_each(const char *path, const uint64_t *addrs, size_t n, char **names);
 
