@@ -181,8 +181,9 @@ static int read_attrs(struct perf_file *f)
 
    Records are fed in time order (then file order), as when recording
    (prof-record.c); those prof_feed_record would only count (mappings
-   of data: most of the mmap records) are counted as read, not queued.  perf record writes its ring buffers in rounds, each
-   ended by a PERF_RECORD_FINISHED_ROUND, and a record is never older
+   of data: most of the mmap records) are counted as read, not queued.
+   perf record writes its ring buffers in rounds, each ended by a
+   PERF_RECORD_FINISHED_ROUND, and a record is never older
    than the newest of the round before the last (perf's own reader
    relies on that): at the end of a round, the records queued up to the
    newest time of the round before are sorted and fed, and only about two
