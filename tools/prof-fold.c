@@ -177,8 +177,8 @@ const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, s
 }
 
 /* The names of one process's addresses met so far: most frames are at
-   addresses met before, and naming one (its mapping, its file's table
-   bisected, the aliases there) costs more than the rest of folding it.
+   addresses met before, and finding a name (its mapping, its file's
+   table of addresses) costs more than the rest of folding it.
    Direct-mapped by address; a made-up name (in TMP) is not kept.  */
 #define NAME_CACHE_SIZE 1024
 
