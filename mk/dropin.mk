@@ -28,10 +28,13 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 # The symbol reader (include/gorc/elf_symbols.h) is the crash handler's,
 # the .eh_frame reader (include/gorc/eh_frame.h) libgorc's, run over the
 # bytes of a file, and the signal return code (include/gorc/sigreturn.h)
-# the one libgorc's ports look for.  libelf, protobuf-c and zlib are
-# linked static (their -dev packages ship the archives): loading and
-# relocating the three shared libraries was about 0.7 ms of every run's
-# start-up (gorc-prof --help: 2.8 ms of CPU against 2.1 ms).
+# the one libgorc's ports look for.  gorc-prof is linked static, libc
+# too (-static-pie: still position independent): loading and relocating
+# libelf, protobuf-c and zlib was about 0.7 ms of every run's start-up
+# (gorc-prof --help: 2.8 ms of CPU against 2.1 ms), and libc's another
+# 0.7 ms and 30 of a small perf.data's 360 page faults (perf stat -r 40,
+# gorc-prof --perf-data of bench/prof/run.sh's demo-x30: task-clock 11.4
+# against 10.7 ms).
 PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c tools/prof-data.c tools/prof-fold.c \
 	tools/prof-preload.c tools/prof-record.c tools/prof-feed.c tools/prof-perf.c \
 	tools/prof-unwind.c tools/prof-perfdata.c tools/prof-pprof.c tools/profile.pb-c.c \
@@ -42,7 +45,7 @@ PROF_HDRS = include/gorc/prof.h include/gorc/perf-sample.h tools/prof-svg.h tool
 	include/gorc/elf_symbols.h include/gorc/eh_frame.h include/gorc/sigreturn.h $(TOOL_HDRS)
 tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
 	$(CC) $(TOOL_CFLAGS) -Itools -o $@ $(PROF_SRCS) \
-	  -Wl,-Bstatic -lelf -lprotobuf-c -lz -Wl,-Bdynamic "$$($(CC) -print-file-name=libsupc++.a)"
+	  -static-pie -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
 PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto

@@ -2,6 +2,7 @@
 
 #define _GNU_SOURCE
 #include "common.h"
+#include "mapped.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -172,28 +173,22 @@ static void set_error(struct gorc_table *t, const char *fmt, ...)
 
 static int push_entry(struct gorc_table *t, const struct gorc_rec_entry *e)
 {
-  if (t->nentries == t->cap_entries) {
-    size_t nc = t->cap_entries ? t->cap_entries * 2 : 256;
-    struct gorc_rec_entry *ne = realloc(t->entries, nc * sizeof *ne);
-    if (!ne)
-      return -1;
-    t->entries = ne;
-    t->cap_entries = nc;
-  }
+  struct gorc_rec_entry *ne = gorc_grow_array(t->entries, &t->cap_entries, t->nentries + 1,
+                                              sizeof *ne, 256, SIZE_MAX);
+  if (!ne)
+    return -1;
+  t->entries = ne;
   t->entries[t->nentries++] = *e;
   return 0;
 }
 
 static int push_range(struct gorc_table *t, const struct gorc_rec_range *r)
 {
-  if (t->nranges == t->cap_ranges) {
-    size_t nc = t->cap_ranges ? t->cap_ranges * 2 : 64;
-    struct gorc_rec_range *nr = realloc(t->ranges, nc * sizeof *nr);
-    if (!nr)
-      return -1;
-    t->ranges = nr;
-    t->cap_ranges = nc;
-  }
+  struct gorc_rec_range *nr = gorc_grow_array(t->ranges, &t->cap_ranges, t->nranges + 1,
+                                              sizeof *nr, 64, SIZE_MAX);
+  if (!nr)
+    return -1;
+  t->ranges = nr;
   t->ranges[t->nranges++] = *r;
   return 0;
 }

@@ -348,14 +348,9 @@ static int index_sections(struct gorc_elf *g)
   return 0;
 }
 
-static int elf_open(struct gorc_elf *g, const char *path, int symbols)
+/* G's file, its bytes in g->buf, opened.  */
+static int elf_open_buffer(struct gorc_elf *g, int symbols)
 {
-  memset(g, 0, sizeof *g);
-  g->path = path;
-  if (elf_version(EV_CURRENT) == EV_NONE)
-    return fail(g, "libelf is out of date");
-  if (map_whole_file(g, path) != 0)
-    return -1;
   if (g->size < EI_NIDENT || memcmp(g->buf, ELFMAG, SELFMAG) != 0)
     return fail(g, "not an ELF file");
   if (g->buf[EI_CLASS] != ELFCLASS64 || g->buf[EI_DATA] != ELFDATA2LSB)
@@ -409,9 +404,34 @@ static int elf_open(struct gorc_elf *g, const char *path, int symbols)
   return 0;
 }
 
+static int elf_open(struct gorc_elf *g, const char *path, int symbols)
+{
+  memset(g, 0, sizeof *g);
+  g->path = path;
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return fail(g, "libelf is out of date");
+  if (map_whole_file(g, path) != 0)
+    return -1;
+  return elf_open_buffer(g, symbols);
+}
+
 int gorc_elf_open(struct gorc_elf *g, const char *path)
 {
   return elf_open(g, path, 1);
+}
+
+int gorc_elf_open_image(struct gorc_elf *g, const char *name, const uint8_t *image, size_t size)
+{
+  memset(g, 0, sizeof *g);
+  g->path = name;
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return fail(g, "libelf is out of date");
+  if (!(g->buf = malloc(size ? size : 1)))
+    return fail(g, "out of memory");
+  memcpy(g->buf, image, size);
+  g->size = size;
+  g->buf_copied = 1;
+  return elf_open_buffer(g, 0);
 }
 
 int gorc_elf_open_sections(struct gorc_elf *g, const char *path)
@@ -426,7 +446,9 @@ void gorc_elf_close(struct gorc_elf *g)
   free(g->secs);
   free(g->by_addr);
   gorc_symtab_free(&g->syms);
-  if (g->buf)
+  if (g->buf_copied)
+    free(g->buf);
+  else if (g->buf)
     gorc_unmap_file(g->buf, g->size);
   memset(g, 0, sizeof *g);
 }

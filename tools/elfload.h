@@ -39,6 +39,7 @@ struct gorc_elf {
   const char *path;
   uint8_t *buf;
   size_t size;
+  int buf_copied;          /* buf is a copy (malloc), not the file mapped */
   Elf *elf;                /* elf_memory of buf */
   int is_rel;              /* ET_REL: addresses were assigned by the loader */
   unsigned e_type;
@@ -58,6 +59,10 @@ int gorc_elf_open(struct gorc_elf *g, const char *path);
    the sections only: gorc-prof, whose frames are named from one table
    per file that holds functions only (prof-fold.c).  */
 int gorc_elf_open_sections(struct gorc_elf *g, const char *path);
+/* gorc_elf_open_sections of the SIZE bytes at IMAGE, an ELF file in
+   memory (the vdso), copied; NAME names it.  */
+int gorc_elf_open_image(struct gorc_elf *g, const char *name, const uint8_t *image,
+                        size_t size);
 void gorc_elf_close(struct gorc_elf *g);
 
 /* Index of the SHF_ALLOC section (code preferred) containing ADDR, or 0.  */

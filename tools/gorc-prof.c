@@ -354,7 +354,7 @@ int main(int argc, char **argv)
   double cpu = 0, t0 = now();
   if (record(&o, &d, &status, &cpu) != 0) {
     prof_data_free(&d);
-    prof_modules_free();      /* its scratch files too */
+    prof_modules_end();       /* its scratch files */
     return 2;
   }
   double elapsed = now() - t0;
@@ -367,6 +367,6 @@ int main(int argc, char **argv)
     print_summary(&o, &d, &counts, list, nl, elapsed, cpu);
   prof_folded_free(list, nl);
   prof_data_free(&d);
-  prof_modules_free();
+  prof_modules_end();
   return exit_status(status, rc_files);
 }

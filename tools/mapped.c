@@ -1,4 +1,4 @@
-/* gorc tools: files mapped for reading, large arrays (see mapped.h).  */
+/* gorc tools: files mapped for reading, arrays (see mapped.h).  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -109,4 +109,31 @@ void *gorc_alloc_huge(size_t n)
 void *gorc_alloc_array(size_t bytes, size_t small)
 {
   return bytes < small ? malloc(bytes) : gorc_alloc_huge(gorc_huge_round(bytes));
+}
+
+void *gorc_grow_array(void *v, size_t *cap, size_t min, size_t size, size_t first,
+                      size_t huge)
+{
+  size_t n = *cap;
+  if (min <= n)
+    return v;
+  for (n = n ? n : first ? first : 1; n < min; n *= 2)
+    if (n > SIZE_MAX / 2 / size)
+      return NULL;
+  size_t bytes = n * size;
+  if (bytes <= huge) {
+    void *grown = realloc(v, bytes ? bytes : 1);
+    if (grown)
+      *cap = n;
+    return grown;
+  }
+  bytes = gorc_huge_round(bytes);
+  void *grown = gorc_alloc_huge(bytes);
+  if (!grown)
+    return NULL;
+  if (*cap)
+    memcpy(grown, v, *cap * size);
+  free(v);
+  *cap = bytes / size;
+  return grown;
 }

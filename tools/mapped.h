@@ -1,7 +1,8 @@
-/* gorc tools: files mapped for reading (and large arrays in huge pages).  A file that shrinks while a tool
-   has it mapped (truncated or rewritten in place) makes a read of the
-   lost pages raise SIGBUS; the tools then stop with a message naming the
-   file and exit status 2, not a crash.  */
+/* gorc tools: files mapped for reading (and arrays: large ones in huge
+   pages, growing ones grown by one rule).  A file that shrinks while a
+   tool has it mapped (truncated or rewritten in place) makes a read of
+   the lost pages raise SIGBUS; the tools then stop with a message naming
+   the file and exit status 2, not a crash.  */
 
 #ifndef GORC_TOOLS_MAPPED_H
 #define GORC_TOOLS_MAPPED_H
@@ -34,5 +35,15 @@ static inline size_t gorc_huge_round(size_t n)
 /* BYTES for an array: from malloc below SMALL bytes, else whole huge
    pages (gorc_alloc_huge).  NULL when out of memory; freed by free().  */
 void *gorc_alloc_array(size_t bytes, size_t small);
+
+/* Grow by doubling, the one rule of the tools' growing arrays: the
+   array V of *CAP entries of SIZE bytes with room for at least MIN,
+   *CAP made FIRST at first, then doubled until MIN fit; the old *CAP
+   entries kept.  Past HUGE bytes (SIZE_MAX: never) it moves to whole
+   huge pages (gorc_alloc_huge: *CAP then fills them), else it is
+   realloc'd.  The array (V itself when MIN fit already), or NULL, V
+   and *CAP unchanged, when out of memory; freed by free().  */
+void *gorc_grow_array(void *v, size_t *cap, size_t min, size_t size, size_t first,
+                      size_t huge);
 
 #endif

@@ -30,16 +30,6 @@ void *prof_xrealloc(void *p, size_t n)
   return p;
 }
 
-void *prof_xmalloc_huge(size_t n)
-{
-  void *p = gorc_alloc_huge(n);
-  if (!p) {
-    fprintf(stderr, "gorc-prof: out of memory\n");
-    exit(2);
-  }
-  return p;
-}
-
 FILE *prof_create(const char *path)
 {
   struct stat st;
@@ -59,7 +49,7 @@ struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid)
   for (size_t i = d->nprocs; i-- > 0;)
     if (d->procs[i].pid == pid && !d->procs[i].ended)
       return &d->procs[i];
-  d->procs = prof_xrealloc(d->procs, (d->nprocs + 1) * sizeof *d->procs);
+  d->procs = prof_xgrow(d->procs, &d->cap_procs, d->nprocs + 1, sizeof *d->procs, 16, SIZE_MAX);
   struct prof_proc *p = &d->procs[d->nprocs++];
   memset(p, 0, sizeof *p);
   p->pid = pid;
@@ -90,33 +80,25 @@ void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_
   s->name = prof_xstrdup(name);
 }
 
-/* Array V of *CAP entries of SIZE bytes grown: FIRST entries at first,
-   then twice as many; past 64 KB in huge pages (prof_xmalloc_huge),
-   whole ones: a process's samples and frames are most of what
-   gorc-prof writes to memory.  */
-static void *grow(void *v, size_t *cap, size_t size, size_t first)
+void *prof_xgrow(void *v, size_t *cap, size_t min, size_t size, size_t first, size_t huge)
 {
-  size_t used = *cap * size, n = *cap ? 2 * used : first * size;
-  if (n <= 64 * 1024) {
-    *cap = n / size;
-    return prof_xrealloc(v, n);
+  v = gorc_grow_array(v, cap, min, size, first, huge);
+  if (!v) {
+    fprintf(stderr, "gorc-prof: out of memory\n");
+    exit(2);
   }
-  n = gorc_huge_round(n);
-  void *h = prof_xmalloc_huge(n);
-  if (used)
-    memcpy(h, v, used);
-  free(v);
-  *cap = n / size;
-  return h;
+  return v;
 }
 
 void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
                           const uint64_t *ips, uint32_t n)
 {
-  if (p->nsamples == p->cap_samples)
-    p->samples = grow(p->samples, &p->cap_samples, sizeof *p->samples, 64);
-  while (p->nips + n > p->cap_ips)
-    p->ips = grow(p->ips, &p->cap_ips, sizeof *p->ips, 512);
+  /* past 64 KB in huge pages: a process's samples and frames are most
+     of what gorc-prof writes to memory; small at first: a perf.data of
+     many short processes has a few samples each */
+  p->samples = prof_xgrow(p->samples, &p->cap_samples, p->nsamples + 1, sizeof *p->samples, 16,
+                          64 * 1024);
+  p->ips = prof_xgrow(p->ips, &p->cap_ips, p->nips + n, sizeof *p->ips, 128, 64 * 1024);
   memcpy(p->ips + p->nips, ips, (size_t)n * sizeof *ips);
   struct prof_sample *s = &p->samples[p->nsamples++];
   s->time = time;

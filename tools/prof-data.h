@@ -50,7 +50,7 @@ struct prof_proc {
 /* Everything recorded or read.  */
 struct prof_data {
   struct prof_proc *procs;
-  size_t nprocs;
+  size_t nprocs, cap_procs;
   uint64_t lost;             /* samples the kernel (or the sampler) dropped */
   uint64_t lost_records;     /* perf: PERF_RECORD_LOST events */
   uint64_t hz;
@@ -70,8 +70,8 @@ char *prof_xstrdup(const char *s);
    under do_truncate).  A new file stays in the page cache until written
    back, and unlinking it then frees nothing.  */
 FILE *prof_create(const char *path);
-/* gorc_alloc_huge (mapped.h), exiting when out of memory.  */
-void *prof_xmalloc_huge(size_t n);
+/* gorc_grow_array (mapped.h), exiting when out of memory.  */
+void *prof_xgrow(void *v, size_t *cap, size_t min, size_t size, size_t first, size_t huge);
 
 /* The process PID of D, made (empty) when new.  */
 struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);

@@ -125,6 +125,29 @@ static void feed_sample(struct prof_data *d, const struct gorc_perf_layout *l,
     prof_proc_add_sample(p, s.time, s.tid, end, ips, n);
 }
 
+int prof_feed_uses(const uint8_t *rec, size_t len)
+{
+  const struct perf_event_header *h = (const void *)rec;
+  struct gorc_perf_mmap2_body b;
+  switch (h->type) {
+  case PERF_RECORD_MMAP2:
+    if (len < sizeof *h + sizeof b)
+      return 0;
+    memcpy(&b, rec + sizeof *h, sizeof b);
+    return (b.prot & PROT_EXEC) != 0;
+  case PERF_RECORD_MMAP:
+    return !(h->misc & PERF_RECORD_MISC_MMAP_DATA);
+  case PERF_RECORD_SAMPLE:
+  case PERF_RECORD_COMM:
+  case PERF_RECORD_FORK:
+  case PERF_RECORD_EXIT:
+  case PERF_RECORD_LOST:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,
                       size_t len)
 {

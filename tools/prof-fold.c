@@ -1,8 +1,10 @@
 /* gorc-prof: samples to folded stacks (see prof-fold.h).
 
    Symbols: each file's .symtab (else its separate debug file's, else
-   .dynsym), read once by tools/symtab.c over the crash handler's reader
-   (include/gorc/elf_symbols.h) and bisected per address.  */
+   .dynsym), chosen by the crash handler's reader
+   (include/gorc/elf_symbols.h); every address the samples met is
+   collected first, then each file's are named in one pass over its
+   table (gorc_symtab_name_each).  */
 
 #define _GNU_SOURCE
 #include "prof-fold.h"
@@ -45,12 +47,20 @@ static const char *demangle(const char *sym)
   return name;
 }
 
-/* The symbols of one file, read at the first address met in it; the
-   display name of each entry made when first asked for.  */
+/* An address of a file that a frame met, and its display name.  */
+struct sym_slot {
+  uint64_t rel;              /* in the file's numbering */
+  int used, named;
+  const char *name;          /* NULL: no symbol */
+};
+
+/* The addresses of one file that frames met, by open addressing: every
+   one is met before any is named (prof_fold), so that the file's
+   symbols are read in one pass, for those only.  */
 struct file_syms {
   char *path;
-  struct gorc_symtab table;
-  const char **display;      /* table.nfuncs entries, NULL until made */
+  struct sym_slot *slots;
+  size_t nslots, count;
   struct file_syms *next;
 };
 
@@ -64,17 +74,71 @@ static struct file_syms *file_syms_of(const char *path)
   struct file_syms *f = prof_xmalloc(sizeof *f);
   memset(f, 0, sizeof *f);
   f->path = prof_xstrdup(path);
-  static const struct gorc_symtab_opts functions_only = { 0 };
-  if (gorc_symtab_load(&f->table, path, &functions_only) != 0) {
-    fprintf(stderr, "gorc-prof: out of memory reading the symbols of %s\n", path);
-    exit(2);
-  }
-  size_t n = f->table.nfuncs ? f->table.nfuncs : 1;
-  f->display = prof_xmalloc(n * sizeof *f->display);
-  memset(f->display, 0, n * sizeof *f->display);
   f->next = files;
   files = f;
   return f;
+}
+
+static struct sym_slot *slot_find(struct sym_slot *slots, size_t nslots, uint64_t rel)
+{
+  size_t j = (size_t)((rel ^ rel >> 12) * 0x9e3779b97f4a7c15ULL >> 32) & (nslots - 1);
+  while (slots[j].used && slots[j].rel != rel)
+    j = (j + 1) & (nslots - 1);
+  return &slots[j];
+}
+
+/* The slot of REL in F, made when new.  */
+static struct sym_slot *file_meet(struct file_syms *f, uint64_t rel)
+{
+  if (f->count * 2 >= f->nslots) {
+    size_t ns = f->nslots ? f->nslots * 2 : 64;
+    struct sym_slot *slots = prof_xmalloc(ns * sizeof *slots);
+    memset(slots, 0, ns * sizeof *slots);
+    for (size_t i = 0; i < f->nslots; i++)
+      if (f->slots[i].used)
+        *slot_find(slots, ns, f->slots[i].rel) = f->slots[i];
+    free(f->slots);
+    f->slots = slots;
+    f->nslots = ns;
+  }
+  struct sym_slot *s = slot_find(f->slots, f->nslots, rel);
+  if (!s->used) {
+    s->used = 1;
+    s->rel = rel;
+    f->count++;
+  }
+  return s;
+}
+
+static int rel_cmp(const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Every address of F met and not named yet, named: one pass over the
+   file's symbols (gorc_symtab_name_each).  */
+static void file_name(struct file_syms *f)
+{
+  uint64_t *rels = prof_xmalloc((f->count ? f->count : 1) * sizeof *rels);
+  size_t n = 0;
+  for (size_t i = 0; i < f->nslots; i++)
+    if (f->slots[i].used && !f->slots[i].named)
+      rels[n++] = f->slots[i].rel;
+  qsort(rels, n, sizeof *rels, rel_cmp);
+  char **names = prof_xmalloc((n ? n : 1) * sizeof *names);
+  if (gorc_symtab_name_each(prof_module_file(f->path), rels, n, names) != 0) {
+    fprintf(stderr, "gorc-prof: out of memory reading the symbols of %s\n", f->path);
+    exit(2);
+  }
+  for (size_t i = 0; i < n; i++) {
+    struct sym_slot *s = slot_find(f->slots, f->nslots, rels[i]);
+    s->named = 1;
+    s->name = names[i] ? demangle(names[i]) : NULL;
+    free(names[i]);
+  }
+  free(names);
+  free(rels);
 }
 
 /* The display name of the function at REL in the ELF file PATH (NULL: no
@@ -82,34 +146,39 @@ static struct file_syms *file_syms_of(const char *path)
 static const char *symbol_name(const char *path, uint64_t rel)
 {
   struct file_syms *f = file_syms_of(path);
-  const struct gorc_sym *e = gorc_symtab_find(&f->table, rel);
-  if (!e)
-    return NULL;
-  size_t i = (size_t)(e - f->table.funcs);
-  if (!f->display[i])
-    f->display[i] = demangle(e->name);
-  return f->display[i];
+  struct sym_slot *s = file_meet(f, rel);
+  if (!s->named) {
+    file_name(f);
+    s = slot_find(f->slots, f->nslots, rel);
+  }
+  return s->name;
+}
+
+/* The mapping of P that holds PC (the last one made wins).  */
+static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
+{
+  for (size_t i = p->nspans; i-- > 0;)
+    if (pc >= p->spans[i].lo && pc < p->spans[i].hi)
+      return &p->spans[i];
+  return NULL;
 }
 
 const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, size_t tmplen)
 {
-  for (size_t i = p->nspans; i-- > 0;) {
-    const struct prof_span *m = &p->spans[i];
-    if (pc < m->lo || pc >= m->hi)
-      continue;
-    const char *name = symbol_name(m->name, pc - m->base);
-    if (name)
-      return name;
-    const char *base = strrchr(m->name, '/');
-    snprintf(tmp, tmplen, "[%s]", base ? base + 1 : m->name);
-    return tmp;
-  }
-  return "[unknown]";
+  const struct prof_span *m = span_of(p, pc);
+  if (!m)
+    return "[unknown]";
+  const char *name = symbol_name(m->name, pc - m->base);
+  if (name)
+    return name;
+  const char *base = strrchr(m->name, '/');
+  snprintf(tmp, tmplen, "[%s]", base ? base + 1 : m->name);
+  return tmp;
 }
 
 /* The names of one process's addresses met so far: most frames are at
-   addresses met before, and naming one (its mapping, its file's table
-   bisected, the aliases there) costs more than the rest of folding it.
+   addresses met before, and finding a name (its mapping, its file's
+   table of addresses) costs more than the rest of folding it.
    Direct-mapped by address; a made-up name (in TMP) is not kept.  */
 #define NAME_CACHE_SIZE 1024
 
@@ -132,12 +201,37 @@ static const char *cached_name(struct name_cache *c, const struct prof_proc *p, 
   return name;
 }
 
-static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
+/* The frame addresses of one process met so far (plus one; 0: empty),
+   direct-mapped as the names are.  */
+struct pc_seen {
+  uint64_t pc1[NAME_CACHE_SIZE];
+};
+
+/* Every address the samples of D name met in its file (file_meet), then
+   every file's addresses named at once.  */
+static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
 {
-  for (size_t i = p->nspans; i-- > 0;)
-    if (pc >= p->spans[i].lo && pc < p->spans[i].hi)
-      return &p->spans[i];
-  return NULL;
+  for (size_t i = 0; i < d->nprocs; i++) {
+    const struct prof_proc *p = &d->procs[i];
+    if (p->nsamples)
+      memset(seen, 0, sizeof *seen);
+    for (size_t k = 0; k < p->nsamples; k++) {
+      const struct prof_sample *s = &p->samples[k];
+      for (uint32_t f = 0; f < s->n; f++) {
+        /* as fold_sample names them: a caller by its call */
+        uint64_t ip = p->ips[s->at + f], pc = f == 0 ? ip : ip - 1;
+        uint64_t *slot = &seen->pc1[(pc ^ pc >> 12) & (NAME_CACHE_SIZE - 1)];
+        if (*slot == pc + 1)
+          continue;
+        *slot = pc + 1;
+        const struct prof_span *m = span_of(p, pc);
+        if (m)
+          file_meet(file_syms_of(m->name), pc - m->base);
+      }
+    }
+  }
+  for (struct file_syms *f = files; f; f = f->next)
+    file_name(f);
 }
 
 /* A line of prof_write_stacks, made in memory: fprintf and fputs per
@@ -149,10 +243,7 @@ struct line {
 
 static void line_put(struct line *l, const char *s, size_t n)
 {
-  if (l->len + n > l->cap) {
-    l->cap = (l->len + n) * 2;
-    l->buf = prof_xrealloc(l->buf, l->cap);
-  }
+  l->buf = prof_xgrow(l->buf, &l->cap, l->len + n, 1, 256, SIZE_MAX);
   memcpy(l->buf + l->len, s, n);
   l->len += n;
 }
@@ -216,6 +307,8 @@ int prof_write_stacks(const char *path, const struct prof_data *d)
 
 /* ---- folding ---- */
 
+/* The distinct stacks, by open addressing: 256 slots at first (4 KB;
+   a small profile has tens of stacks), doubled at half full.  */
 struct fold_table {
   struct prof_folded *v;
   size_t cap, count;
@@ -224,7 +317,7 @@ struct fold_table {
 static void fold_add(struct fold_table *t, const char *stack)
 {
   if (t->count * 2 >= t->cap) {
-    size_t ncap = t->cap ? t->cap * 2 : 4096;
+    size_t ncap = t->cap ? t->cap * 2 : 256;
     struct prof_folded *n = calloc(ncap, sizeof *n);
     if (!n) {
       fprintf(stderr, "gorc-prof: out of memory\n");
@@ -255,10 +348,7 @@ static void fold_add(struct fold_table *t, const char *stack)
 static void append_frame(char **buf, size_t *len, size_t *cap, const char *name)
 {
   size_t n = strlen(name);
-  while (*len + n + 2 > *cap) {
-    *cap = *cap ? *cap * 2 : 1024;
-    *buf = prof_xrealloc(*buf, *cap);
-  }
+  *buf = prof_xgrow(*buf, cap, *len + n + 2, 1, 1024, SIZE_MAX);
   if (*len)
     (*buf)[(*len)++] = ';';
   for (size_t i = 0; i < n; i++)
@@ -325,6 +415,9 @@ struct prof_folded *prof_fold(const struct prof_data *d, size_t *n, struct prof_
   struct fold_table t = { NULL, 0, 0 };
   char *buf = NULL;
   size_t cap = 0;
+  struct pc_seen *seen = prof_xmalloc(sizeof *seen);
+  meet_frames(d, seen);
+  free(seen);
   struct name_cache *names = prof_xmalloc(sizeof *names);
   memset(c, 0, sizeof *c);
   for (size_t i = 0; i < d->nprocs; i++) {

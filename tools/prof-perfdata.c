@@ -180,8 +180,10 @@ static int read_attrs(struct perf_file *f)
    read through the mapping.
 
    Records are fed in time order (then file order), as when recording
-   (prof-record.c).  perf record writes its ring buffers in rounds, each
-   ended by a PERF_RECORD_FINISHED_ROUND, and a record is never older
+   (prof-record.c); those prof_feed_record would only count (mappings
+   of data: most of the mmap records) are counted as read, not queued.
+   perf record writes its ring buffers in rounds, each ended by a
+   PERF_RECORD_FINISHED_ROUND, and a record is never older
    than the newest of the round before the last (perf's own reader
    relies on that): at the end of a round, the records queued up to the
    newest time of the round before are sorted and fed, and only about two
@@ -237,14 +239,8 @@ static void data_room(struct data_reader *r, uint64_t at)
     r->len -= keep - r->base;
     r->base = keep;
   }
-  if (r->cap - r->len < DATA_CHUNK) {
-    r->cap = r->cap ? 2 * r->cap : DATA_BUFFER;
-    uint8_t *buf = prof_xmalloc_huge(r->cap);
-    if (r->len)
-      memcpy(buf, r->buf, r->len);
-    free(r->buf);
-    r->buf = buf;
-  }
+  if (r->cap - r->len < DATA_CHUNK)
+    r->buf = prof_xgrow(r->buf, &r->cap, r->len + DATA_CHUNK, 1, DATA_BUFFER, 0);
 }
 
 /* The file's bytes [AT, AT + N), inside the data section and starting
@@ -286,10 +282,7 @@ static void feed_queued(const struct perf_file *f, struct data_reader *r, struct
 
 static void queue_push(struct data_reader *r, struct rec_ref ref)
 {
-  if (r->nqueue == r->capqueue) {
-    r->capqueue = r->capqueue ? 2 * r->capqueue : 1024;
-    r->queue = prof_xrealloc(r->queue, r->capqueue * sizeof *r->queue);
-  }
+  r->queue = prof_xgrow(r->queue, &r->capqueue, r->nqueue + 1, sizeof *r->queue, 1024, SIZE_MAX);
   r->queue[r->nqueue++] = ref;
 }
 
@@ -327,6 +320,8 @@ static int read_data(const struct perf_file *f, struct prof_data *d, int rounds)
     if (h.type == GORC_PERF_RECORD_FINISHED_ROUND && rounds) {
       feed_queued(f, &r, d, round_newest);
       round_newest = newest;
+    } else if (h.type < GORC_PERF_USER_TYPE_START && !prof_feed_uses(p, h.size)) {
+      d->record_bytes += h.size;    /* counted, not ordered: a data mapping */
     } else if (h.type < GORC_PERF_USER_TYPE_START) {
       struct rec_ref ref = { ref_time(f, p, h.size), at, h.size };
       if (ref.time < r.fed_time)

@@ -125,7 +125,8 @@ static void poll_dir(struct prof_data *d, const char *dir)
       if (d->procs[i].path && strcmp(d->procs[i].path, path) == 0)
         break;
     if (i == d->nprocs) {
-      d->procs = prof_xrealloc(d->procs, (d->nprocs + 1) * sizeof *d->procs);
+      d->procs = prof_xgrow(d->procs, &d->cap_procs, d->nprocs + 1, sizeof *d->procs, 16,
+                            SIZE_MAX);
       memset(&d->procs[d->nprocs], 0, sizeof *d->procs);
       d->procs[d->nprocs].path = prof_xstrdup(path);
       d->procs[d->nprocs].pid = atoi(de->d_name + 5);

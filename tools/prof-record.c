@@ -369,10 +369,7 @@ static uint64_t record_time(const struct recorder *r, const uint8_t *rec, size_t
 
 static void pend(struct recorder *r, const uint8_t *rec, size_t len)
 {
-  if (r->npend == r->cap_pend) {
-    r->cap_pend = r->cap_pend ? r->cap_pend * 2 : 1024;
-    r->pend = prof_xrealloc(r->pend, r->cap_pend * sizeof *r->pend);
-  }
+  r->pend = prof_xgrow(r->pend, &r->cap_pend, r->npend + 1, sizeof *r->pend, 1024, SIZE_MAX);
   struct pending *p = &r->pend[r->npend++];
   p->rec = memcpy(prof_xmalloc(len), rec, len);
   p->len = len;

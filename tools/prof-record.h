@@ -32,4 +32,10 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
 void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,
                       size_t len);
 
+/* Does prof_feed_record use the record REC (LEN bytes, at least its
+   header) for more than its byte count (d->record_bytes)?  Not a mapping
+   of data (most of a perf.data's mmap records), nor a type it ignores:
+   a reader can count those and leave them out of its time order.  */
+int prof_feed_uses(const uint8_t *rec, size_t len);
+
 #endif

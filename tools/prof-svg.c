@@ -12,6 +12,7 @@
 #include <string.h>
 #include "prof-svg.h"
 #include "prof-data.h"
+#include "mapped.h"
 
 #define IMG_WIDTH 1200.0
 #define XPAD 10.0
@@ -47,14 +48,10 @@ static struct node *child(struct node *p, const char *name, size_t len)
   for (size_t i = 0; i < p->nkids; i++)
     if (strncmp(p->kids[i]->name, name, len) == 0 && p->kids[i]->name[len] == 0)
       return p->kids[i];
-  if (p->nkids == p->cap) {
-    size_t cap = p->cap ? p->cap * 2 : 4;
-    struct node **k = realloc(p->kids, cap * sizeof *k);
-    if (!k)
-      return NULL;
-    p->kids = k;
-    p->cap = cap;
-  }
+  struct node **k = gorc_grow_array(p->kids, &p->cap, p->nkids + 1, sizeof *k, 4, SIZE_MAX);
+  if (!k)
+    return NULL;
+  p->kids = k;
   struct node *n = node_new(name, len);
   if (n)
     p->kids[p->nkids++] = n;
@@ -87,21 +84,79 @@ static int depth_of(const struct node *n)
   return d + 1;
 }
 
-static void xml_text(FILE *f, const char *s, size_t max)
+/* A rectangle's element, made in memory and written at once: fprintf
+   and fputc per character were most of the flame graph's cost.  */
+struct text {
+  char *buf;
+  size_t len, cap;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+  t->buf = prof_xgrow(t->buf, &t->cap, t->len + n, 1, 256, SIZE_MAX);
+  memcpy(t->buf + t->len, s, n);
+  t->len += n;
+}
+
+static void put_str(struct text *t, const char *s)
+{
+  put(t, s, strlen(s));
+}
+
+/* V as printf's %lld writes it.  */
+static void put_int(struct text *t, long long v)
+{
+  char buf[24];
+  size_t at = sizeof buf;
+  unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+  do {
+    buf[--at] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0)
+    buf[--at] = '-';
+  put(t, buf + at, sizeof buf - at);
+}
+
+/* V (finite, >= 0) as printf's "%.1f" (DECIMALS 1) or "%.2f" (2) writes
+   it: V * 10^DECIMALS rounded to an integer, a tie to the even one.
+   Exact: a double times 100 fits the 64-bit significand of a long
+   double, and so does its fraction.  */
+static void put_fixed(struct text *t, double v, int decimals)
+{
+  long double scaled = (long double)v * (decimals == 1 ? 10 : 100);
+  unsigned long long n = (unsigned long long)scaled;
+  long double rest = scaled - (long double)n;
+  if (rest > 0.5L || (rest == 0.5L && (n & 1)))
+    n++;
+  char buf[32];
+  size_t at = sizeof buf;
+  for (int d = 0; d < decimals; d++) {
+    buf[--at] = (char)('0' + n % 10);
+    n /= 10;
+  }
+  buf[--at] = '.';
+  do {
+    buf[--at] = (char)('0' + n % 10);
+    n /= 10;
+  } while (n);
+  put(t, buf + at, sizeof buf - at);
+}
+
+/* At most MAX bytes of S, escaped for XML.  */
+static void put_xml(struct text *t, const char *s, size_t max)
 {
   for (size_t i = 0; s[i] && i < max; i++) {
     unsigned char c = (unsigned char)s[i];
     switch (c) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    case '\'': fputs("&apos;", f); break;
+    case '&': put_str(t, "&amp;"); break;
+    case '<': put_str(t, "&lt;"); break;
+    case '>': put_str(t, "&gt;"); break;
+    case '"': put_str(t, "&quot;"); break;
+    case '\'': put_str(t, "&apos;"); break;
     default:
-      if (c < 0x20 || c >= 0x7f)
-        fputc('?', f);   /* keep the document valid whatever the bytes */
-      else
-        fputc(c, f);
+      /* keep the document valid whatever the bytes */
+      put(t, c < 0x20 || c >= 0x7f ? "?" : (const char *)&s[i], 1);
     }
   }
 }
@@ -116,6 +171,7 @@ static unsigned hash_name(const char *s)
 
 struct ctx {
   FILE *f;
+  struct text text;     /* the element being made */
   double scale;         /* pixels per sample */
   uint64_t total;
   int height;
@@ -134,26 +190,47 @@ static void draw(struct ctx *c, const struct node *n, double x, int depth)
     g = 200;
     b = 200;
   }
-  FILE *f = c->f;
-  fputs("<g><title>", f);
-  xml_text(f, n->name, (size_t)-1);
-  fprintf(f, " (%llu samples, %.2f%%)</title>", (unsigned long long)n->count,
-          100.0 * (double)n->count / (double)(c->total ? c->total : 1));
-  fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
-          "rx=\"2\" ry=\"2\"/>", x, y, w, FRAME_H - 1, r, g, b);
+  struct text *t = &c->text;
+  t->len = 0;
+  put_str(t, "<g><title>");
+  put_xml(t, n->name, (size_t)-1);
+  put_str(t, " (");
+  put_int(t, (long long)n->count);
+  put_str(t, " samples, ");
+  put_fixed(t, 100.0 * (double)n->count / (double)(c->total ? c->total : 1), 2);
+  put_str(t, "%)</title><rect x=\"");
+  put_fixed(t, x, 1);
+  put_str(t, "\" y=\"");
+  put_int(t, y);
+  put_str(t, "\" width=\"");
+  put_fixed(t, w, 1);
+  put_str(t, "\" height=\"");
+  put_int(t, FRAME_H - 1);
+  put_str(t, "\" fill=\"rgb(");
+  put_int(t, r);
+  put_str(t, ",");
+  put_int(t, g);
+  put_str(t, ",");
+  put_int(t, b);
+  put_str(t, ")\" rx=\"2\" ry=\"2\"/>");
   size_t fit = (size_t)(w / CHAR_W);
   if (fit >= 5) {
     size_t len = strlen(n->name);
-    fprintf(f, "<text x=\"%.1f\" y=\"%d\">", x + 3, y + FRAME_H - 4);
+    put_str(t, "<text x=\"");
+    put_fixed(t, x + 3, 1);
+    put_str(t, "\" y=\"");
+    put_int(t, y + FRAME_H - 4);
+    put_str(t, "\">");
     if (len <= fit - 1) {
-      xml_text(f, n->name, len);
+      put_xml(t, n->name, len);
     } else {
-      xml_text(f, n->name, fit - 3);
-      fputs("..", f);
+      put_xml(t, n->name, fit - 3);
+      put_str(t, "..");
     }
-    fputs("</text>", f);
+    put_str(t, "</text>");
   }
-  fputs("</g>\n", f);
+  put_str(t, "</g>\n");
+  fwrite(t->buf, 1, t->len, c->f);
   double kx = x;
   for (size_t i = 0; i < n->nkids; i++) {
     draw(c, n->kids[i], kx, depth + 1);
@@ -199,8 +276,7 @@ int svg_write(const char *path, const char *title, const struct svg_stack *stack
     return -1;
   }
   int depth = depth_of(root);
-  struct ctx c;
-  c.f = f;
+  struct ctx c = { .f = f };
   c.total = root->count;
   c.scale = root->count ? (IMG_WIDTH - 2 * XPAD) / (double)root->count : 0;
   c.height = TOP_PAD + depth * FRAME_H + BOTTOM_PAD;
@@ -214,13 +290,15 @@ int svg_write(const char *path, const char *title, const struct svg_stack *stack
           IMG_WIDTH, c.height);
   fprintf(f, "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" style=\"font-size:17px\">",
           IMG_WIDTH / 2);
-  xml_text(f, title, (size_t)-1);
-  fputs("</text>\n", f);
+  put_xml(&c.text, title, (size_t)-1);
+  put_str(&c.text, "</text>\n");
+  fwrite(c.text.buf, 1, c.text.len, f);
   fprintf(f, "<text x=\"%.0f\" y=\"%d\">%llu samples; hover a frame for its count</text>\n",
           XPAD, c.height - 6, (unsigned long long)root->count);
   if (root->count)
     draw(&c, root, XPAD, 0);
   fputs("</svg>\n", f);
+  free(c.text.buf);
   node_free(root);
   if (ferror(f)) {
     fclose(f);

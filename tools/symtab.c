@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "gorc/elf_symbols.h"
 #include "mapped.h"
@@ -28,16 +29,13 @@ struct load {
 
 static int add(struct load *l, struct sym_list *list, struct gorc_sym s)
 {
-  if (list->n == list->cap) {
-    size_t cap = list->cap ? list->cap * 2 : 1024;
-    struct gorc_sym *v = realloc(list->v, cap * sizeof *v);
-    if (!v) {
-      l->out_of_memory = 1;
-      return -1;
-    }
-    list->v = v;
-    list->cap = cap;
+  struct gorc_sym *v = gorc_grow_array(list->v, &list->cap, list->n + 1, sizeof *v, 1024,
+                                       SIZE_MAX);
+  if (!v) {
+    l->out_of_memory = 1;
+    return -1;
   }
+  list->v = v;
   list->v[list->n++] = s;
   return 0;
 }
@@ -350,4 +348,143 @@ const struct gorc_sym *gorc_symtab_find(const struct gorc_symtab *st, uint64_t a
      there (the sized sort first).  */
   const struct gorc_sym *first = &v[first_at(v, past - 1)];
   return first->size ? NULL : first;
+}
+
+/* ---- naming a few addresses (gorc_symtab_name_each) ---- */
+
+/* The functions that start at the greatest address at or below an
+   address, of those the pass has met.  */
+struct start_pick {
+  uint64_t value;
+  int have, sized, unsized;  /* SIZED: a sized one starts there */
+  Elf64_Sym unsized_best;    /* the best unsized one (UNSIZED) */
+};
+
+struct name_pass {
+  const char *strings;       /* the table's strings, a NUL at their end */
+  uint64_t strings_len;
+  const uint64_t *addrs;
+  size_t n;
+  Elf64_Sym *sized;          /* per address: the best sized function containing it */
+  uint8_t *have_sized;
+  /* per address: those starting after the address before it, up to it */
+  struct start_pick *starts;
+};
+
+/* sym_order of two symbols of the table.  */
+static int pass_alias_order(const struct name_pass *p, const Elf64_Sym *a, const Elf64_Sym *b)
+{
+  return gorc_es_alias_order(a->st_size != 0, ELF64_ST_BIND(a->st_info), p->strings + a->st_name,
+                             b->st_size != 0, ELF64_ST_BIND(b->st_info), p->strings + b->st_name);
+}
+
+/* Index of the first of the N ADDRS at or past V.  */
+static size_t first_at_or_past(const uint64_t *addrs, size_t n, uint64_t v)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (addrs[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Function S as a candidate for the addresses: the sized function
+   containing one, at the greatest address, the best alias there (of
+   equals the first in the table, as the stable sort keeps it); the
+   functions starting nearest below one.  */
+static void pass_consider(struct name_pass *p, const Elf64_Sym *s)
+{
+  if (!gorc_es_is_function(s) || s->st_name >= p->strings_len)
+    return;
+  size_t i = first_at_or_past(p->addrs, p->n, s->st_value);
+  for (size_t k = i; s->st_size && k < p->n && p->addrs[k] - s->st_value < s->st_size; k++)
+    if (!p->have_sized[k] || s->st_value > p->sized[k].st_value
+        || (s->st_value == p->sized[k].st_value && pass_alias_order(p, s, &p->sized[k]) < 0)) {
+      p->sized[k] = *s;
+      p->have_sized[k] = 1;
+    }
+  if (i == p->n)
+    return;
+  struct start_pick *sp = &p->starts[i];
+  if (!sp->have || s->st_value > sp->value)
+    *sp = (struct start_pick){ .value = s->st_value, .have = 1 };
+  if (s->st_value != sp->value)
+    return;
+  if (s->st_size)
+    sp->sized = 1;
+  else if (!sp->unsized || pass_alias_order(p, s, &sp->unsized_best) < 0) {
+    sp->unsized_best = *s;
+    sp->unsized = 1;
+  }
+}
+
+/* The pass over the COUNT symbols at SYMS, then each address's name
+   into NAMES.  */
+static int pass_run(struct name_pass *p, const uint8_t *syms, uint64_t count, char **names)
+{
+  for (uint64_t k = 1; k < count; k++) {   /* entry 0 is no symbol */
+    Elf64_Sym s;
+    memcpy(&s, syms + k * sizeof s, sizeof s);
+    pass_consider(p, &s);
+  }
+  for (size_t i = 0; i < p->n; i++) {
+    /* no function starts in (addrs[i - 1], addrs[i]]: those before */
+    if (i > 0 && !p->starts[i].have)
+      p->starts[i] = p->starts[i - 1];
+    const struct start_pick *sp = &p->starts[i];
+    const Elf64_Sym *best = p->have_sized[i] ? &p->sized[i]
+                            : sp->have && !sp->sized && sp->unsized ? &sp->unsized_best
+                                                                    : NULL;
+    names[i] = NULL;
+    if (best && !(names[i] = strdup(p->strings + best->st_name)))
+      return -1;
+  }
+  return 0;
+}
+
+int gorc_symtab_name_each(const char *path, const uint64_t *addrs, size_t n, char **names)
+{
+  struct gorc_es_elf_file f;
+  struct gorc_es_table t;
+  for (size_t i = 0; i < n; i++)
+    names[i] = NULL;
+  if (n == 0 || gorc_es_open_symbols(path, &f, &t) != 0)
+    return 0;
+  const uint8_t *map = gorc_map_file(f.fd, f.size, 0, 0, path);
+  close(f.fd);
+  if (map == MAP_FAILED)
+    return 0;                 /* unreadable: no symbol, as the crash handler finds none */
+  struct name_pass p = { .strings = (const char *)map + t.str.sh_offset,
+                         .strings_len = t.str.sh_size, .addrs = addrs, .n = n };
+  char *copy = NULL;
+  int rc = -1;
+  /* strings not ended by a NUL: the last one ends at the table's end */
+  if (p.strings_len == 0 || p.strings[p.strings_len - 1] != 0) {
+    if (!(copy = malloc(p.strings_len + 1)))
+      goto out;
+    memcpy(copy, p.strings, p.strings_len);
+    copy[p.strings_len] = 0;
+    p.strings = copy;
+  }
+  p.sized = malloc(n * sizeof *p.sized);
+  p.have_sized = calloc(n, 1);
+  p.starts = calloc(n, sizeof *p.starts);
+  if (p.sized && p.have_sized && p.starts)
+    rc = pass_run(&p, map + t.sym.sh_offset, t.sym.sh_size / sizeof(Elf64_Sym), names);
+out:
+  free(p.sized);
+  free(p.have_sized);
+  free(p.starts);
+  free(copy);
+  gorc_unmap_file((void *)map, f.size);
+  if (rc != 0)
+    for (size_t i = 0; i < n; i++) {
+      free(names[i]);
+      names[i] = NULL;
+    }
+  return rc;
 }

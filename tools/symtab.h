@@ -1,6 +1,7 @@
 /* gorc tools: the symbols of an ELF file, read once and sorted, to name
-   many addresses: gorc-prof's frames, gorc-dump's and gorc-check's
-   ranges (through elfload.c).
+   many addresses: gorc-dump's and gorc-check's ranges (through
+   elfload.c); or a pass over them naming a set of addresses known
+   beforehand: gorc-prof's frames (gorc_symtab_name_each).
 
    The crash handler's reader (include/gorc/elf_symbols.h) chooses the
    table (the file's .symtab, else its separate debug file's, else its
@@ -64,5 +65,13 @@ const struct gorc_sym *gorc_symtab_find(const struct gorc_symtab *st, uint64_t a
 /* The best named symbol of V (N of them, sorted as above) at the
    greatest address at or below ADDR, or NULL.  */
 const struct gorc_sym *gorc_symtab_preceding(const struct gorc_sym *v, size_t n, uint64_t addr);
+
+/* The names of the functions that name the N addresses ADDRS (ascending,
+   distinct) of the linked ELF file PATH, as gorc_symtab_find would on
+   its loaded table: NAMES[i] a copy (malloc'd), or NULL for none.  One
+   pass over the table, read in place (mapped) and not kept: to name the
+   few addresses a profile met, loading and sorting libc's 6,818 debug
+   functions was most of the cost.  0, or -1 when out of memory.  */
+int gorc_symtab_name_each(const char *path, const uint64_t *addrs, size_t n, char **names);
 
 #endif /* GORC_TOOLS_SYMTAB_H */
