@@ -90,6 +90,24 @@ void *prof_xgrow(void *v, size_t *cap, size_t min, size_t size, size_t first, si
   return v;
 }
 
+void prof_text_put(struct prof_text *t, const char *s, size_t n)
+{
+  t->buf = prof_xgrow(t->buf, &t->cap, t->len + n, 1, 256, SIZE_MAX);
+  memcpy(t->buf + t->len, s, n);
+  t->len += n;
+}
+
+void prof_text_uint(struct prof_text *t, unsigned long long v, unsigned base)
+{
+  char buf[24];
+  size_t at = sizeof buf;
+  do {
+    buf[--at] = "0123456789abcdef"[v % base];
+    v /= base;
+  } while (v);
+  prof_text_put(t, buf + at, sizeof buf - at);
+}
+
 void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
                           const uint64_t *ips, uint32_t n)
 {

@@ -73,6 +73,16 @@ FILE *prof_create(const char *path);
 /* gorc_grow_array (mapped.h), exiting when out of memory.  */
 void *prof_xgrow(void *v, size_t *cap, size_t min, size_t size, size_t first, size_t huge);
 
+/* Text made in memory and written at once: fprintf and fputc per piece
+   were most of the flame graph's and the stacks file's cost.  */
+struct prof_text {
+  char *buf;
+  size_t len, cap;
+};
+void prof_text_put(struct prof_text *t, const char *s, size_t n);
+/* V as printf's %llu (BASE 10) or %llx (BASE 16) writes it.  */
+void prof_text_uint(struct prof_text *t, unsigned long long v, unsigned base);
+
 /* The process PID of D, made (empty) when new.  */
 struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);
 void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);

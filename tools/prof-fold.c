@@ -234,62 +234,34 @@ static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
     file_name(f);
 }
 
-/* A line of prof_write_stacks, made in memory: fprintf and fputs per
-   frame were most of that file's cost.  */
-struct line {
-  char *buf;
-  size_t len, cap;
-};
-
-static void line_put(struct line *l, const char *s, size_t n)
-{
-  l->buf = prof_xgrow(l->buf, &l->cap, l->len + n, 1, 256, SIZE_MAX);
-  memcpy(l->buf + l->len, s, n);
-  l->len += n;
-}
-
-/* V as %llx (HEX) or %llu writes it.  */
-static void line_num(struct line *l, uint64_t v, int hex)
-{
-  char buf[24];
-  size_t at = sizeof buf;
-  unsigned base = hex ? 16 : 10;
-  do {
-    buf[--at] = "0123456789abcdef"[v % base];
-    v /= base;
-  } while (v);
-  line_put(l, buf + at, sizeof buf - at);
-}
-
-/* The line of sample S of process P, without its newline.  */
-static void stack_line(struct line *l, const struct prof_proc *p, const struct prof_sample *s)
+static void stack_line(struct prof_text *l, const struct prof_proc *p, const struct prof_sample *s)
 {
   char tid_end[32];
-  line_num(l, s->time, 0);
-  line_put(l, tid_end, (size_t)snprintf(tid_end, sizeof tid_end, " %u %d ", s->tid, (int)s->end));
+  prof_text_uint(l, s->time, 10);
+  prof_text_put(l, tid_end, (size_t)snprintf(tid_end, sizeof tid_end, " %u %d ", s->tid, (int)s->end));
   for (uint32_t fr = 0; fr < s->n; fr++) {
     /* a caller's frame is its call: the return address - 1 (a
        callchain's addresses are printed as they are, as perf does) */
     uint64_t ip = p->ips[s->at + fr] - (fr > 0 && s->end != PROF_WALK_CALLCHAIN);
     const struct prof_span *m = span_of(p, ip);
     if (fr)
-      line_put(l, ";", 1);
+      prof_text_put(l, ";", 1);
     if (!m) {
-      line_put(l, "?", 1);
+      prof_text_put(l, "?", 1);
       continue;
     }
     const char *base = strrchr(m->name, '/');
     base = base ? base + 1 : m->name;
-    line_put(l, base, strlen(base));
-    line_put(l, "+", 1);
-    line_num(l, ip - m->base, 1);
+    prof_text_put(l, base, strlen(base));
+    prof_text_put(l, "+", 1);
+    prof_text_uint(l, ip - m->base, 16);
   }
 }
 
 int prof_write_stacks(const char *path, const struct prof_data *d)
 {
   FILE *f = prof_create(path);
-  struct line l = { NULL, 0, 0 };
+  struct prof_text l = { NULL, 0, 0 };
   if (!f)
     return -1;
   for (size_t i = 0; i < d->nprocs; i++) {
@@ -297,7 +269,7 @@ int prof_write_stacks(const char *path, const struct prof_data *d)
     for (size_t k = 0; k < p->nsamples; k++) {
       l.len = 0;
       stack_line(&l, p, &p->samples[k]);
-      line_put(&l, "\n", 1);
+      prof_text_put(&l, "\n", 1);
       fwrite(l.buf, 1, l.len, f);
     }
   }

@@ -84,45 +84,24 @@ static int depth_of(const struct node *n)
   return d + 1;
 }
 
-/* A rectangle's element, made in memory and written at once: fprintf
-   and fputc per character were most of the flame graph's cost.  */
-struct text {
-  char *buf;
-  size_t len, cap;
-};
-
-static void put(struct text *t, const char *s, size_t n)
+static void put_str(struct prof_text *t, const char *s)
 {
-  t->buf = prof_xgrow(t->buf, &t->cap, t->len + n, 1, 256, SIZE_MAX);
-  memcpy(t->buf + t->len, s, n);
-  t->len += n;
-}
-
-static void put_str(struct text *t, const char *s)
-{
-  put(t, s, strlen(s));
+  prof_text_put(t, s, strlen(s));
 }
 
 /* V as printf's %lld writes it.  */
-static void put_int(struct text *t, long long v)
+static void put_int(struct prof_text *t, long long v)
 {
-  char buf[24];
-  size_t at = sizeof buf;
-  unsigned long long u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-  do {
-    buf[--at] = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
   if (v < 0)
-    buf[--at] = '-';
-  put(t, buf + at, sizeof buf - at);
+    prof_text_put(t, "-", 1);
+  prof_text_uint(t, v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v, 10);
 }
 
 /* V (finite, >= 0) as printf's "%.1f" (DECIMALS 1) or "%.2f" (2) writes
    it: V * 10^DECIMALS rounded to an integer, a tie to the even one.
    Exact: a double times 100 fits the 64-bit significand of a long
    double, and so does its fraction.  */
-static void put_fixed(struct text *t, double v, int decimals)
+static void put_fixed(struct prof_text *t, double v, int decimals)
 {
   long double scaled = (long double)v * (decimals == 1 ? 10 : 100);
   unsigned long long n = (unsigned long long)scaled;
@@ -140,11 +119,11 @@ static void put_fixed(struct text *t, double v, int decimals)
     buf[--at] = (char)('0' + n % 10);
     n /= 10;
   } while (n);
-  put(t, buf + at, sizeof buf - at);
+  prof_text_put(t, buf + at, sizeof buf - at);
 }
 
 /* At most MAX bytes of S, escaped for XML.  */
-static void put_xml(struct text *t, const char *s, size_t max)
+static void put_xml(struct prof_text *t, const char *s, size_t max)
 {
   for (size_t i = 0; s[i] && i < max; i++) {
     unsigned char c = (unsigned char)s[i];
@@ -156,7 +135,7 @@ static void put_xml(struct text *t, const char *s, size_t max)
     case '\'': put_str(t, "&apos;"); break;
     default:
       /* keep the document valid whatever the bytes */
-      put(t, c < 0x20 || c >= 0x7f ? "?" : (const char *)&s[i], 1);
+      prof_text_put(t, c < 0x20 || c >= 0x7f ? "?" : (const char *)&s[i], 1);
     }
   }
 }
@@ -171,7 +150,7 @@ static unsigned hash_name(const char *s)
 
 struct ctx {
   FILE *f;
-  struct text text;     /* the element being made */
+  struct prof_text text;     /* the element being made */
   double scale;         /* pixels per sample */
   uint64_t total;
   int height;
@@ -190,7 +169,7 @@ static void draw(struct ctx *c, const struct node *n, double x, int depth)
     g = 200;
     b = 200;
   }
-  struct text *t = &c->text;
+  struct prof_text *t = &c->text;
   t->len = 0;
   put_str(t, "<g><title>");
   put_xml(t, n->name, (size_t)-1);
