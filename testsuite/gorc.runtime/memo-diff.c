@@ -7,10 +7,9 @@
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
 
-#include "support/rt-test.h"
+#include "support/rt-cursor-compare.h"
 
 #define MAX_DEPTH 300
-#define MAX_IPS 400
 volatile int sink;
 static unsigned seed = 12345;
 
@@ -18,43 +17,6 @@ static unsigned next_random(void)
 {
   seed = seed * 1103515245u + 12345u;
   return seed >> 8;
-}
-
-/* The cursor's walk, from the frame of cursor_walk itself.  */
-__attribute__((noinline, noclone)) static int cursor_walk(void **ips, int max, int *last_rc)
-{
-  struct gorc_cursor c;
-  int n = 0, rc;
-  CHECK(gorc_cursor_init(&c) == 0, 0);
-  ips[n++] = (void *)c.ip;
-  while (n < max && (rc = gorc_cursor_step(&c)) > 0)
-    ips[n++] = (void *)c.ip;
-  *last_rc = n < max ? rc : 1;
-  return n;
-}
-
-static void compare(int depth, int max)
-{
-  void *ips[MAX_IPS], *want[MAX_IPS];
-  int want_rc;
-  int rc = gorc_backtrace(ips, max);
-  int n = gorc_backtrace_count();
-  /* The cursor's walk has one more frame, cursor_walk's own.  */
-  int want_n = cursor_walk(want, max + 1, &want_rc);
-  if (n + 1 != want_n) {
-    rt_puts("depth ");
-    rt_putn(depth);
-    rt_puts(" max ");
-    rt_putn(max);
-    FAIL(": frame counts differ, gorc_backtrace's", n);
-  }
-  CHECK(rc == (want_rc < 0 ? want_rc : n), rc);
-  /* ips[0] is this function's call of gorc_backtrace, want[0] is
-     cursor_walk's frame; want[1] is its call from here: the same frame
-     as ips[0] but another address.  */
-  for (int i = 2; i <= n; i++)
-    if (ips[i - 1] != want[i])
-      FAIL("addresses differ at frame", i);
 }
 
 __attribute__((noinline, noclone)) static int chain(int depth, int here)
@@ -70,9 +32,10 @@ __attribute__((noinline, noclone)) static int chain(int depth, int here)
      writes its own states in front of the memo's from there; the second
      follows that from its first state.  Then buffers that end inside
      the walk, just at its end and beyond it.  */
-  int maxes[6] = { MAX_IPS - 1, MAX_IPS - 1, 3, depth / 2 + 2, depth + 4, depth + 8 };
+  int maxes[6] = { RT_COMPARE_MAX - 1, RT_COMPARE_MAX - 1, 3, depth / 2 + 2, depth + 4,
+                   depth + 8 };
   for (int i = 0; i < 6; i++)
-    compare(depth, maxes[i]);
+    rt_compare_with_cursor(depth, maxes[i]);
   return 0;
 }
 

@@ -13,7 +13,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
-#include "support/rt-test.h"
+#include "support/rt-cursor-compare.h"
 
 #define MAX_IPS 256
 #define OUTER 3   /* __libc_start_call_main, __libc_start_main, _start */
@@ -50,34 +50,6 @@ static void *ticker(void *arg)
   return NULL;
 }
 
-__attribute__((noinline, noclone)) static int cursor_walk(void **ips, int max)
-{
-  struct gorc_cursor c;
-  int n = 0;
-  CHECK(gorc_cursor_init(&c) == 0, 0);
-  ips[n++] = (void *)c.ip;
-  while (n < max && gorc_cursor_step(&c) > 0)
-    ips[n++] = (void *)c.ip;
-  return n;
-}
-
-/* gorc_backtrace against the cursor, from here: the cursor's walk has
-   one frame more (cursor_walk's own), and its second is this frame.  */
-__attribute__((noinline, noclone)) static void compare(int depth)
-{
-  void *ips[MAX_IPS], *want[MAX_IPS + 1];
-  int rc = gorc_backtrace(ips, MAX_IPS);
-  int want_n = cursor_walk(want, MAX_IPS + 1);
-  if (rc < 0) {
-    rt_puts(gorc_strerror(rc));
-    FAIL(" gorc_backtrace at depth", depth);
-  }
-  CHECK(rc + 1 == want_n, rc);
-  for (int i = 1; i < rc; i++)
-    if (ips[i] != want[i + 1])
-      FAIL("addresses differ at frame", i);
-}
-
 __attribute__((noinline, noclone)) static int chain(int depth, int here)
 {
   if (here < depth) {
@@ -85,7 +57,7 @@ __attribute__((noinline, noclone)) static int chain(int depth, int here)
     sink += r;
     return r + 1;
   }
-  compare(depth);
+  rt_compare_with_cursor(depth, RT_COMPARE_MAX - 1);
   return 0;
 }
 
