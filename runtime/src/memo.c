@@ -150,27 +150,23 @@ long gorc_rt_memo_take(struct gorc_rt_memo_use *mu, uint64_t ip, uint64_t sp, ui
 /* ---- writing a memo ---- */
 
 /* The fast word of return address IP, and whether its module is
-   permanent: from the PC cache, or the long way when another address
+   permanent: from the PC cache, or gorc_rt_word when another address
    took the entry since the loop read it (two hot return addresses that
    share an entry evict each other on every walk; the memo is what spares
    such walks the loop).  0 when the state is not a fast word.  */
-static uint32_t replay_word(uint64_t ip, int *permanent)
+static uint32_t replay_word(struct gorc_rt_walk_modules *wm, uint64_t ip, int *permanent)
 {
   uint64_t e = gorc_rt_cache_entry(ip);
+  unsigned slot;
+  uint32_t w;
   if (gorc_rt_cache_tag_matches(e, ip)) {
-    unsigned slot = gorc_rt_cache_slot(e, ip);
-    uint64_t bits = atomic_load_explicit(&gorc_rt_permanent_slots[slot / 64],
-                                         memory_order_acquire);
-    *permanent = (bits >> (slot % 64)) & 1;
-    return (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
+    slot = gorc_rt_cache_slot(e, ip);
+    w = (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
+  } else {
+    w = gorc_rt_word(wm, ip, &slot);
   }
-  struct gorc_state st;
-  struct gorc_rt_module m;
-  int has_module;
-  if (gorc_rt_state(ip - 1, &st, &m, &has_module) != 1)
-    return 0;
-  *permanent = m.permanent;
-  return gorc_rt_fast_word(&st);
+  *permanent = gorc_rt_slot_permanent(slot);
+  return w;
 }
 
 /* A state of a run being stepped again, and the words its step read
@@ -274,7 +270,7 @@ static int replay(struct gorc_rt_memo *m, const struct gorc_rt_memo_run *run, un
   s->fp = run->fp;
   for (unsigned i = 0; i < upto; i++) {
     int permanent = 0;
-    if (!(s->word = replay_word(s->ip, &permanent)) || (s->word & GORC_RT_W_END)
+    if (!(s->word = replay_word(run->wm, s->ip, &permanent)) || (s->word & GORC_RT_W_END)
         || !step(s, &next, run->lo, run->hi) || next.ip != (uint64_t)(uintptr_t)run->ips[i])
       return 0;
     if (!permanent) {
@@ -303,7 +299,7 @@ static unsigned write_run(struct gorc_rt_memo *m, const struct gorc_rt_memo_run 
   m->end = GORC_RT_MEMO_OPEN;
   if (run->complete) {
     int permanent = 0;
-    if (!(s.word = replay_word(s.ip, &permanent)) || !permanent)
+    if (!(s.word = replay_word(run->wm, s.ip, &permanent)) || !permanent)
       return 0;
     m->end = GORC_RT_MEMO_END;
     if (!(s.word & GORC_RT_W_END)) {

@@ -150,6 +150,7 @@ struct gorc_rt_memo_run {
   unsigned count;
   int complete;
   uint64_t lo, hi;
+  struct gorc_rt_walk_modules *wm;   /* the modules the walk checked */
 };
 GORC_HIDDEN void gorc_rt_memo_record(const struct gorc_rt_memo_use *mu,
                                      const struct gorc_rt_memo_run *run);

@@ -75,6 +75,14 @@ GORC_HIDDEN extern _Atomic unsigned gorc_rt_main_slot;
    every walk may take them as checked.  */
 GORC_HIDDEN extern _Atomic uint64_t gorc_rt_permanent_slots[GORC_RT_MODULE_SLOTS / 64];
 
+/* Does slot SLOT (GORC_RT_MODULE_SLOTS: none) hold a permanent module?  */
+static inline int gorc_rt_slot_permanent(unsigned slot)
+{
+  return slot < GORC_RT_MODULE_SLOTS
+         && (__atomic_load_n(&gorc_rt_permanent_slots[slot / 64], __ATOMIC_ACQUIRE)
+             >> (slot % 64) & 1);
+}
+
 /* Does slot SLOT still hold what it held at sequence number SEQ?  */
 GORC_HIDDEN int gorc_rt_module_slot_holds(unsigned slot, uint32_t seq);
 

@@ -920,7 +920,7 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
   }
   if (mu->memo && stop != FAST_SLOW && !took_all) {
     struct gorc_rt_memo_run run = { r->ip, r->sp, r->bp, r->out, (unsigned)(out - r->out),
-                                    stop == FAST_END, lo, hi };
+                                    stop == FAST_END, lo, hi, wm };
     gorc_rt_memo_record(mu, &run);
   }
   r->ip = ip;
