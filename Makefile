@@ -66,7 +66,7 @@ GCC_PLUGIN_DIR = $(call gcc_plugin_dir,$(CC))
 plugin_compat_inc = $(if $(wildcard $(1)/include/dwarf2.h),,-Iplugin/compat)
 
 PLUGIN_CXXFLAGS = -std=gnu++17 -O2 -g -fPIC -fno-rtti -fno-exceptions -Wall -Wextra \
-	-Wno-unused-parameter -Iinclude
+	-Wno-unused-parameter -MMD -MP -Iinclude
 TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Iinclude
 TOOL_LIBS = -lelf -ldw
 # gorc-check decodes the instructions where records and CFI differ on
@@ -75,14 +75,17 @@ CHECK_LIBS = -lcapstone
 
 PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/bp-restore.cc plugin/records-pass.cc \
 	plugin/records-emit.cc plugin/ranges.cc plugin/thunks.cc plugin/static-calls.cc
-PLUGIN_HDRS = plugin/gcc-compat.h plugin/arch.h plugin/arch-x86_64.h plugin/arch-aarch64.h \
-	plugin/cfi-interp.h plugin/bp-restore.h plugin/records.h \
-	plugin/compat/dwarf2.h include/gorc/format.h plugin/static-calls.h \
-	include/gorc/static_call_desc.h
-TOOL_COMMON = tools/common.c tools/elfload.c tools/mapped.c tools/symtab.c tools/arch.c \
-	tools/arch-x86_64.c tools/arch-aarch64.c
-TOOL_HDRS = tools/common.h tools/elfload.h tools/mapped.h tools/symtab.h tools/arch.h include/gorc/format.h \
-	include/gorc/symrank.h include/gorc/elf_symbols.h
+# The code gorc-dump, gorc-check and gorc-prof share (tools/lib/).  Every
+# object's header dependencies come from the compiler (-MMD -MP: a .d
+# beside each object), never from a list kept by hand.
+TOOL_LIB_SRCS = tools/lib/common.c tools/lib/elfload.c tools/lib/mapped.c tools/lib/symtab.c \
+	tools/lib/arch.c tools/lib/arch-x86_64.c tools/lib/arch-aarch64.c
+TOOL_LIB_OBJS = $(TOOL_LIB_SRCS:.c=.o)
+TOOL_CFLAGS += -Itools/lib -MMD -MP
+
+tools/%.o: tools/%.c | deps-if-missing
+	$(CC) $(TOOL_CFLAGS) -c $< -o $@
+-include $(TOOL_LIB_SRCS:.c=.d) tools/gorc-dump.d tools/gorc-check.d
 
 PLUGIN = plugin/gorc.so
 plugin_for = plugin/gcc-$(1)/gorc.so
@@ -119,7 +122,9 @@ $(PLUGIN): plugin-link
 # plugin_rule GCC G++ MAJOR KEY: the plugin for one GCC, refused with a
 # clear message for a version gorc does not support or without its headers.
 define plugin_rule
-$(call plugin_for,$(4)): $$(PLUGIN_SRCS) $$(PLUGIN_HDRS)
+$(call plugin_for,$(4)): $$(PLUGIN_SRCS:plugin/%.cc=plugin/gcc-$(4)/%.o)
+	$(2) -shared -o $$@ $$^
+plugin/gcc-$(4)/%.o: plugin/%.cc | deps-if-missing
 	@test -n "$(3)" || { echo "gorc: cannot run '$(1)' (set CC or PLUGIN_CC to an installed GCC)" >&2; exit 1; }
 	@case " $$(SUPPORTED_GCC) " in *" $(3) "*) ;; *) \
 	  echo "gorc: $(1) is GCC $(3); the plugin supports these GCC versions only: $$(SUPPORTED_GCC)" \
@@ -131,7 +136,8 @@ $(call plugin_for,$(4)): $$(PLUGIN_SRCS) $$(PLUGIN_HDRS)
 	       "(make deps PLUGIN_CC=$(1))" >&2; exit 1; }
 	@mkdir -p $$(@D)
 	$(2) $$(PLUGIN_CXXFLAGS) -I$$(call gcc_plugin_dir,$(1))/include \
-	  $$(call plugin_compat_inc,$$(call gcc_plugin_dir,$(1))) -shared -o $$@ $$(PLUGIN_SRCS)
+	  $$(call plugin_compat_inc,$$(call gcc_plugin_dir,$(1))) -c $$< -o $$@
+-include $$(PLUGIN_SRCS:plugin/%.cc=plugin/gcc-$(4)/%.d)
 endef
 $(eval $(call plugin_rule,$(CC),$(CXX),$(CC_MAJOR),$(CC_KEY)))
 ifneq ($(PLUGIN_KEY),$(CC_KEY))
@@ -143,11 +149,11 @@ $(eval $(call plugin_rule,$(AARCH64_CC),g++-$(call gcc_major,$(AARCH64_CC)),$(ca
 endif
 endif
 
-tools/gorc-dump: tools/gorc-dump.c $(TOOL_COMMON) $(TOOL_HDRS)
-	$(CC) $(TOOL_CFLAGS) -o $@ tools/gorc-dump.c $(TOOL_COMMON) $(TOOL_LIBS)
+tools/gorc-dump: tools/gorc-dump.o $(TOOL_LIB_OBJS)
+	$(CC) -o $@ $^ $(TOOL_LIBS)
 
-tools/gorc-check: tools/gorc-check.c $(TOOL_COMMON) $(TOOL_HDRS)
-	$(CC) $(TOOL_CFLAGS) -o $@ tools/gorc-check.c $(TOOL_COMMON) $(TOOL_LIBS) $(CHECK_LIBS)
+tools/gorc-check: tools/gorc-check.o $(TOOL_LIB_OBJS)
+	$(CC) -o $@ $^ $(TOOL_LIBS) $(CHECK_LIBS)
 
 demo: all deps-if-missing
 	$(MAKE) -C examples CC=$(CC) PLUGIN=$(CURDIR)/$(PLUGIN) RUNTIME=$(CURDIR)/runtime \
@@ -196,7 +202,8 @@ bench: all
 	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
 
 clean: runtime-clean
-	rm -f $(PLUGIN) $(TOOLS) $(DROPIN_TOOLS) tools/profile.pb-c.c tools/profile.pb-c.h
+	rm -f $(PLUGIN) $(TOOLS) $(DROPIN_TOOLS) tools/prof/profile.pb-c.c tools/prof/profile.pb-c.h
+	rm -f tools/*.[od] tools/*/*.[od]
 	rm -rf $(wildcard plugin/gcc-[0-9]*)
 	rm -rf testsuite/out
 	-$(MAKE) -C examples clean

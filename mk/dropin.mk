@@ -35,23 +35,24 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 # 0.7 ms and 30 of a small perf.data's 360 page faults (perf stat -r 40,
 # gorc-prof --perf-data of bench/prof/run.sh's demo-x30: task-clock 11.4
 # against 10.7 ms).
-PROF_SRCS = tools/gorc-prof.c tools/prof-svg.c tools/prof-data.c tools/prof-fold.c \
-	tools/prof-preload.c tools/prof-record.c tools/prof-feed.c tools/prof-perf.c \
-	tools/prof-unwind.c tools/prof-perfdata.c tools/prof-pprof.c tools/profile.pb-c.c \
-	$(TOOL_COMMON)
-PROF_HDRS = include/gorc/prof.h include/gorc/perf-sample.h tools/prof-svg.h tools/prof-data.h \
-	tools/prof-fold.h tools/prof-preload.h tools/prof-record.h tools/prof-perf.h \
-	tools/prof-unwind.h tools/prof-perfdata.h tools/prof-pprof.h tools/profile.pb-c.h \
-	include/gorc/elf_symbols.h include/gorc/eh_frame.h include/gorc/sigreturn.h $(TOOL_HDRS)
-tools/gorc-prof: $(PROF_SRCS) $(PROF_HDRS) | deps-if-missing
-	$(CC) $(TOOL_CFLAGS) -Itools -o $@ $(PROF_SRCS) \
-	  -static-pie -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
+PROF_SRCS = tools/prof/gorc-prof.c tools/prof/prof-svg.c tools/prof/prof-data.c \
+	tools/prof/prof-fold.c tools/prof/prof-preload.c tools/prof/prof-record.c \
+	tools/prof/prof-feed.c tools/prof/prof-perf.c tools/prof/prof-unwind.c \
+	tools/prof/prof-perfdata.c tools/prof/prof-pprof.c tools/prof/profile.pb-c.c
+PROF_OBJS = $(PROF_SRCS:.c=.o)
+tools/prof/%.o: TOOL_CFLAGS += -Itools/prof
+# Every gorc-prof object waits for the generated pprof header, which
+# several of them include.
+$(PROF_OBJS): | tools/prof/profile.pb-c.h
+-include $(PROF_SRCS:.c=.d)
+tools/gorc-prof: $(PROF_OBJS) $(TOOL_LIB_OBJS) | deps-if-missing
+	$(CC) -o $@ $^ -static-pie -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
 PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
-tools/profile.pb-c.c: | deps-if-missing
-	protoc-c --c_out=tools -I$(dir $(PPROF_PROTO)) $(PPROF_PROTO)
-tools/profile.pb-c.h: tools/profile.pb-c.c
+tools/prof/profile.pb-c.c: | deps-if-missing
+	protoc-c --c_out=tools/prof -I$(dir $(PPROF_PROTO)) $(PPROF_PROTO)
+tools/prof/profile.pb-c.h: tools/prof/profile.pb-c.c
 
 .PHONY: check-projects
 check-projects: all

@@ -1,7 +1,7 @@
 /* gorc: the function symbol of an address, read from an ELF file on
    disk, and the ELF note walker it needs: one reader for libgorc's crash
    handler (runtime/src/elfsym.c, in a signal handler) and the tools
-   (gorc-prof, gorc-dump, gorc-check through tools/symtab.c).
+   (gorc-prof, gorc-dump, gorc-check through tools/lib/symtab.c).
 
    Async-signal-safe: open, fstat, pread and close only; no allocation,
    no stdio, no locks.  Everything is read through small buffers on the
@@ -13,7 +13,7 @@
      gorc_es_note_next(BUF, LEN, POS, N)       as gorc_elf_note_next
      gorc_es_find(PATH, ADDR, SYM, NAME, LEN)  as gorc_elfsym_find
    (runtime/src/elfsym.h documents both).  The pieces they are made of
-   serve tools/symtab.c, which reads a file's symbols once to name many
+   serve tools/lib/symtab.c, which reads a file's symbols once to name many
    addresses: gorc_es_open_symbols (which table names a file's
    addresses), gorc_es_each_symbol and gorc_es_is_function (its
    symbols, those that can name an address) and

@@ -1,5 +1,5 @@
 /* gorc-prof: the profile stream, the data file written by the sampler in libgorc-preload.so
-   (runtime/src/prof.c) and read by tools/gorc-prof.c.
+   (runtime/src/prof.c) and read by tools/prof/gorc-prof.c.
 
    One file per profiled process image, GORC_PROF_OUT.PID (GORC_PROF_OUT.PID.N
    after an exec): the 8-byte magic, then

@@ -1,7 +1,7 @@
 /* gorc: which of several ELF symbols at one address names it: the rule
    of the one symbol reader (include/gorc/elf_symbols.h) of libgorc's
    crash handler and of gorc-prof, gorc-dump and gorc-check (through
-   tools/symtab.c), so that a crash trace, a profile and a dump name an
+   tools/lib/symtab.c), so that a crash trace, a profile and a dump name an
    address alike.
 
    Plain C without libc calls: elfsym.c runs in a signal handler.  */

@@ -1,4 +1,4 @@
-/* A file the tools have mapped (tools/mapped.c) shrinks under them: the
+/* A file the tools have mapped (tools/lib/mapped.c) shrinks under them: the
    read of a lost page ends the tool with a message naming the file and
    exit status 2, not SIGBUS.  FILE (64 KiB) is mapped, truncated to 10
    bytes, then read past the new end.  */

@@ -11,7 +11,7 @@
    see a normal address space.  (.note.gorc is not relocated: its offsets
    refer to __start_/__stop_ symbols that only a final link defines.)
 
-   Only 64-bit little-endian files of a machine with a port in tools/arch-*.c
+   Only 64-bit little-endian files of a machine with a port in tools/lib/arch-*.c
    (x86-64, aarch64) are accepted.  Every offset and
    size read from the file is checked; errors are reported as text in
    g->err naming the section and offset, never by crashing.  */

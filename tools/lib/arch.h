@@ -1,7 +1,7 @@
 /* gorc tools: what the tools know of one architecture.
 
    Each port is one file, tools/arch-<name>.c, defining one struct
-   gorc_arch; tools/arch.c lists them.  Everything else in tools/ is the
+   gorc_arch; tools/lib/arch.c lists them.  Everything else in tools/ is the
    same for every architecture and asks these.  */
 
 #ifndef GORC_TOOLS_ARCH_H
