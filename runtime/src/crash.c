@@ -37,8 +37,14 @@
 #include "internal.h"
 #pragma GCC visibility pop
 #include "elfsym.h"
+#include "stack.h"
 
-#define CRASH_MAX_FRAMES 128
+/* The walk goes a part of CRASH_PART frames at a time, each printed
+   (repeated frames collapsed into one line) before the next is walked,
+   so that the trace of a deep recursion is the whole stack; at most
+   CRASH_MAX_FRAMES frames.  */
+#define CRASH_PART 256
+#define CRASH_MAX_FRAMES (1ul << 20)
 /* The handler's stack need: the walk (about 4 KB), the symbol reader's
    buffers (about 10 KB) and the demangler, whose arrays on the stack
    take about 72 bytes per character of the name (CRASH_DEMANGLE_MAX).
@@ -48,6 +54,10 @@
 #define CRASH_GUARD 4096
 #define CRASH_NAME_MAX 1024
 #define CRASH_DEMANGLE_MAX 1024
+/* The alternate signal stack of each thread started after the install
+   (gorc_rt_crash_thread_begin): room for the kernel's signal frame and
+   the handler until it moves to the print stack.  */
+#define CRASH_THREAD_ALTSTACK (64 * 1024)
 
 static int installed;
 
@@ -96,8 +106,54 @@ __attribute__((visibility("default"))) int gorc_install_crash_handler(void)
   for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
     if (sigaction(sigs[i], &sa, NULL) != 0)
       return -errno;
-  installed = 1;
+  __atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
   return 0;
+}
+
+int gorc_rt_crash_installed(void)
+{
+  return __atomic_load_n(&installed, __ATOMIC_ACQUIRE);
+}
+
+/* A thread started after the install (by pthread_create, through
+   libgorc's wrapper: thread.c) gets an alternate signal stack of its
+   own, so that its stack overflow is traced too, unless it has one
+   already; a guard page below it.  Returns the mapping, for
+   gorc_rt_crash_thread_end, or NULL.  */
+void *gorc_rt_crash_thread_begin(void)
+{
+  stack_t old;
+  if (!gorc_rt_crash_installed() || sigaltstack(NULL, &old) != 0
+      || !(old.ss_flags & SS_DISABLE))
+    return NULL;
+  char *map = mmap(NULL, CRASH_GUARD + CRASH_THREAD_ALTSTACK, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (map == MAP_FAILED)
+    return NULL;
+  stack_t ss = { .ss_sp = map + CRASH_GUARD, .ss_size = CRASH_THREAD_ALTSTACK, .ss_flags = 0 };
+  if (mprotect(map, CRASH_GUARD, PROT_NONE) != 0 || sigaltstack(&ss, NULL) != 0) {
+    munmap(map, CRASH_GUARD + CRASH_THREAD_ALTSTACK);
+    return NULL;
+  }
+  return map;
+}
+
+/* At the end of the thread that MAP (gorc_rt_crash_thread_begin's) is
+   the altstack of: disabled, if it still is the thread's (the program
+   may have set its own meanwhile), and unmapped, unless the thread ends
+   from a handler running on it.  */
+void gorc_rt_crash_thread_end(void *map)
+{
+  stack_t cur;
+  if (!map)
+    return;
+  if (sigaltstack(NULL, &cur) == 0 && cur.ss_sp == (char *)map + CRASH_GUARD
+      && !(cur.ss_flags & SS_DISABLE)) {
+    stack_t off = { .ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE };
+    if ((cur.ss_flags & SS_ONSTACK) || sigaltstack(&off, NULL) != 0)
+      return;
+  }
+  munmap(map, CRASH_GUARD + CRASH_THREAD_ALTSTACK);
 }
 
 /* ------------------------------------------------------------ handler side */
@@ -141,6 +197,22 @@ static void out_hex(struct out *o, uint64_t v)
   } while (v);
   t[--i] = 'x';
   t[--i] = '0';
+  out_str(o, t + i);
+}
+
+/* V in decimal, thousands grouped by commas (a count a reader compares
+   at a glance).  */
+static void out_count(struct out *o, uint64_t v)
+{
+  char t[28];
+  int i = 27, digits = 0;
+  t[i] = 0;
+  do {
+    if (digits++ && digits % 3 == 1)
+      t[--i] = ',';
+    t[--i] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
   out_str(o, t + i);
 }
 
@@ -249,15 +321,35 @@ static void out_location(struct out *o, uint64_t ip, uint64_t pc)
   out_str(o, ")");
 }
 
-static void out_frame(struct out *o, int i, uint64_t ip)
+static void out_frame(struct out *o, unsigned long i, uint64_t ip)
 {
   out_str(o, "  #");
-  out_dec(o, (uint64_t)i);
+  out_dec(o, i);
   out_str(o, i < 10 ? "  " : " ");
   out_hex(o, ip);
   /* Return addresses point after the call: look up ip - 1.  */
   out_location(o, ip, i == 0 ? ip : ip - 1);
   out_str(o, "\n");
+}
+
+/* Frames #FIRST to #FIRST + COUNT - 1, all returning to IP (a
+   recursion): one line.  */
+static void out_run(struct out *o, unsigned long first, unsigned long count, uint64_t ip)
+{
+  if (count == 1) {
+    out_frame(o, first, ip);
+    return;
+  }
+  out_str(o, "  #");
+  out_dec(o, first);
+  out_str(o, "-#");
+  out_dec(o, first + count - 1);
+  out_str(o, "  ");
+  out_hex(o, ip);
+  out_location(o, ip, ip - 1);
+  out_str(o, " (");
+  out_count(o, count);
+  out_str(o, " times)\n");
 }
 
 /* The thread printing a trace (its tid), 0 while none is.  Taken with
@@ -309,27 +401,55 @@ static void wait_for_crashing_thread(void)
     nanosleep(&ts, NULL);
 }
 
-/* The trace of the one thread that prints (crashing_tid).  */
+/* The trace of the one thread that prints (crashing_tid), walked and
+   printed a part at a time.  */
 struct trace {
   int sig;
   siginfo_t *si;
   void *uc;
   int tid;
-  int n, err;   /* the walk's addresses (in trace_ips) and its error, 0 if none */
+  struct gorc_rt_stack stack;   /* the thread's stack, when stack_known */
+  int stack_known;
+  struct gorc_cursor cursor;    /* where the walk stands */
+  int n, rc;                    /* this part's addresses (in trace_ips) and the walk's result */
+  int last;                     /* this part is the walk's last */
+  unsigned long base;           /* the frame number of trace_ips[0] */
+  uint64_t run_ip;              /* the frames found but not yet printed: */
+  unsigned long run_first, run_count;   /* COUNT frames from #FIRST, all returning to RUN_IP */
 };
 
-static void *trace_ips[CRASH_MAX_FRAMES];
+static void *trace_ips[CRASH_PART];
 
 /* Each line is written as soon as it is complete, so a walk that faults
-   loses nothing printed before.  */
+   loses nothing printed before (but the frames of a run not yet
+   ended).  */
+
+/* The stack the interrupted sp lies in, or just below in its guard area
+   (a stack overflow).  Not known when sp is elsewhere (the program's
+   altstack, a stack that is not the thread's own).  */
+static void find_stack(struct trace *t)
+{
+  uint64_t sp = gorc_rt_uc_reg(t->uc, GORC_RT_UC_SP);
+  t->stack_known = gorc_rt_stack_of_thread(&t->stack) == 0 && sp >= t->stack.guard_lo
+                   && sp < t->stack.hi;
+}
+
+/* A SIGSEGV at an address in the guard area below the thread's stack.  */
+static int stack_overflow(const struct trace *t)
+{
+  uint64_t addr = (uint64_t)(uintptr_t)t->si->si_addr;
+  return t->sig == SIGSEGV && t->si->si_code > 0 && t->stack_known
+         && addr >= t->stack.guard_lo && addr < t->stack.lo;
+}
 
 /* The header, then frame #0, the interrupted instruction: printed from
    the context before the walk, which may fault.  */
 static void print_head(void *arg)
 {
-  const struct trace *t = arg;
+  struct trace *t = arg;
   struct out o;
   o.len = 0;
+  find_stack(t);
   out_str(&o, "gorc: ");
   out_str(&o, signame(t->sig));
   if (t->sig != SIGABRT && t->si && t->si->si_code > 0) {
@@ -338,37 +458,65 @@ static void print_head(void *arg)
   }
   out_str(&o, " in thread ");
   out_dec(&o, (uint64_t)t->tid);
+  if (t->si && stack_overflow(t))
+    out_str(&o, ": stack overflow (the address is in the guard area below the thread's stack)");
   out_str(&o, "; stack trace:\n");
   out_flush(&o);
   out_frame(&o, 0, gorc_rt_uc_reg(t->uc, GORC_RT_UC_IP));
   out_flush(&o);
 }
 
-static void walk_trace(struct trace *t)
+/* The next part of the walk into trace_ips: the first from the
+   interrupted context (bounded by the thread's stack when known), the
+   others on from where the last stopped (trace_ips[0] is then that
+   part's last address again).  */
+static void walk_part(struct trace *t)
 {
-  t->n = gorc_backtrace_ucontext(t->uc, trace_ips, CRASH_MAX_FRAMES);
-  t->err = 0;
-  if (t->n < 0) {
-    t->err = t->n;
-    t->n = gorc_backtrace_count();
+  if (t->base == 0) {
+    const void *uc = t->uc;
+    gorc_rt_cursor_start(&t->cursor, gorc_rt_uc_reg(uc, GORC_RT_UC_IP),
+                         gorc_rt_uc_reg(uc, GORC_RT_UC_SP), gorc_rt_uc_reg(uc, GORC_RT_UC_FP), uc);
+    if (t->stack_known)
+      gorc_rt_cursor_bound(&t->cursor, t->stack.lo, t->stack.hi);
+  } else {
+    gorc_rt_cursor_next_part(&t->cursor);
   }
+  t->rc = gorc_rt_walk(&t->cursor, trace_ips, CRASH_PART, &t->n);
+  t->last = t->rc != 1 || t->n < 2 || t->base + (unsigned long)t->n > CRASH_MAX_FRAMES;
 }
 
-/* The frames the walk found after #0, and why it stopped.  */
-static void print_frames(void *arg)
+/* The frames of this part after trace_ips[0] (frame #0, or the last
+   part's last frame), a run of the same return address as one line;
+   after the last part, the run left and why the walk stopped.  */
+static void print_part(void *arg)
 {
-  const struct trace *t = arg;
+  struct trace *t = arg;
   struct out o;
   o.len = 0;
   for (int i = 1; i < t->n; i++) {
-    out_frame(&o, i, (uint64_t)(uintptr_t)trace_ips[i]);
-    out_flush(&o);
+    uint64_t ip = (uint64_t)(uintptr_t)trace_ips[i];
+    if (t->run_count && ip == t->run_ip) {
+      t->run_count++;
+      continue;
+    }
+    if (t->run_count) {
+      out_run(&o, t->run_first, t->run_count, t->run_ip);
+      out_flush(&o);
+    }
+    t->run_ip = ip;
+    t->run_first = t->base + (unsigned long)i;
+    t->run_count = 1;
   }
-  if (t->err) {
+  t->base += t->n > 0 ? (unsigned long)t->n - 1 : 0;
+  if (!t->last)
+    return;
+  if (t->run_count)
+    out_run(&o, t->run_first, t->run_count, t->run_ip);
+  if (t->rc < 0) {
     out_str(&o, "  (the walk stopped: ");
-    out_str(&o, gorc_strerror(t->err));
+    out_str(&o, gorc_strerror(t->rc));
     out_str(&o, ")\n");
-  } else if (t->n == CRASH_MAX_FRAMES) {
+  } else if (t->rc == 1) {
     out_str(&o, "  (more frames not shown)\n");
   }
   out_flush(&o);
@@ -376,9 +524,12 @@ static void print_frames(void *arg)
 
 static void print_trace(void *arg)
 {
-  print_head(arg);
-  walk_trace(arg);
-  print_frames(arg);
+  struct trace *t = arg;
+  print_head(t);
+  do {
+    walk_part(t);
+    print_part(t);
+  } while (!t->last);
 }
 
 GORC_RT_CALL_ON_STACK(gorc_rt_call_on_stack)
@@ -416,8 +567,10 @@ static void print_trace_on_own_stack(struct trace *t)
        altstack's bounds while it is on it), so the walk stays here (it
        needs about 4 KB) and the printing moves.  */
     gorc_rt_call_on_stack(print_head, t, top);
-    walk_trace(t);
-    gorc_rt_call_on_stack(print_frames, t, top);
+    do {
+      walk_part(t);
+      gorc_rt_call_on_stack(print_part, t, top);
+    } while (!t->last);
   }
 }
 
@@ -433,7 +586,12 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
     wait_for_crashing_thread();
   }
   __atomic_store_n(&crashing_sig, sig, __ATOMIC_RELAXED);
-  struct trace t = { sig, si, uc, tid, 0, 0 };
+  struct trace t;
+  memset(&t, 0, sizeof t);
+  t.sig = sig;
+  t.si = si;
+  t.uc = uc;
+  t.tid = tid;
   print_trace_on_own_stack(&t);
   die_by(sig, si);
   errno = saved;

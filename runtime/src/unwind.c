@@ -435,6 +435,31 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   return 0;
 }
 
+/* Bound C's walk, started at an interrupted context, by the mapped
+   stack [LO, HI) that its sp lies in or just below (the crash handler's
+   view of the thread's stack, stack.h): after an overflow, sp lies in
+   the guard area, where probing finds nothing, and frame #0's CFA above
+   it in the stack.  No probing: every read is inside [LO, HI) or the
+   altstack.  */
+void gorc_rt_cursor_bound(struct gorc_cursor *c, uint64_t lo, uint64_t hi)
+{
+  cstate(c)->lo = lo;
+  cstate(c)->hi = hi;
+  cstate(c)->flags &= ~(uint64_t)(F_PROBE | F_LO_SOFT | F_THREAD);
+}
+
+/* Ready C, where gorc_rt_walk stopped at MAX, for the next part of a
+   walk deeper than the general step's limit (GORC_MAX_FRAMES; the crash
+   handler walks a deep recursion a part at a time): the frame count
+   restarts.  Every step still moves sp up, so the walk ends.  aux that
+   the inner loop skipped stays unknown: a rule that needs it ends the
+   walk (walking this part again would not find it either).  */
+void gorc_rt_cursor_next_part(struct gorc_cursor *c)
+{
+  cstate(c)->frames = 0;
+  cstate(c)->flags &= ~(uint64_t)F_AUX_SKIPPED;
+}
+
 /* C's frame returns into the signal trampoline: the interrupted context
    is the ucontext of the signal frame at sp, its registers read as
    stack (C's range grows in probe mode).  */

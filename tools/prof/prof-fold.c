@@ -368,8 +368,8 @@ static void fold_sample(struct fold_table *t, struct name_cache *names, const st
   for (uint32_t f = s->n; f-- > 0;) {
     uint64_t ip = p->ips[s->at + f];
     const char *name = cached_name(names, p, f == 0 ? ip : ip - 1, tmp, sizeof tmp);
-    /* the thread-start trampoline of libgorc-preload.so is not the program's */
-    if (strcmp(name, "prof_thread") == 0 && f > 0)
+    /* the thread-start trampoline of libgorc (runtime/src/thread.c) is not the program's */
+    if (strcmp(name, "gorc_rt_thread_start") == 0 && f > 0)
       continue;
     append_frame(buf, &len, cap, name);
   }
