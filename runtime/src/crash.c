@@ -20,7 +20,9 @@
    trace with a note.  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
@@ -72,6 +74,7 @@ static int installed;
 static char *crash_altstack, *crash_print_stack;
 
 static void crash_handler(int sig, siginfo_t *si, void *uc);
+static void give_running_threads_altstacks(void);
 
 __attribute__((visibility("default"))) int gorc_install_crash_handler(void)
 {
@@ -100,13 +103,18 @@ __attribute__((visibility("default"))) int gorc_install_crash_handler(void)
      first delivery, and a second thread faulting then would kill the
      process before the first wrote its trace.  SA_NODEFER: a fault in
      the handler's own walk reaches the handler (nested_fault) instead of
-     killing the process silently.  */
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+     killing the process silently.  SA_RESTART: a thread's system call
+     that the install's request for an altstack interrupts goes on where
+     it can (give_running_threads_altstacks).  */
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;
   sigemptyset(&sa.sa_mask);
   for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
     if (sigaction(sigs[i], &sa, NULL) != 0)
       return -errno;
+  /* Threads started from here on set up their altstack themselves
+     (thread.c); the others are asked to.  */
   __atomic_store_n(&installed, 1, __ATOMIC_RELEASE);
+  give_running_threads_altstacks();
   return 0;
 }
 
@@ -115,16 +123,14 @@ int gorc_rt_crash_installed(void)
   return __atomic_load_n(&installed, __ATOMIC_ACQUIRE);
 }
 
-/* A thread started after the install (by pthread_create, through
-   libgorc's wrapper: thread.c) gets an alternate signal stack of its
-   own, so that its stack overflow is traced too, unless it has one
-   already; a guard page below it.  Returns the mapping, for
-   gorc_rt_crash_thread_end, or NULL.  */
-void *gorc_rt_crash_thread_begin(void)
+/* An alternate signal stack for the calling thread, so that its stack
+   overflow is traced too, unless it has one already; a guard page below
+   it.  Returns the mapping, or NULL.  Async-signal-safe (system calls
+   only).  */
+static void *thread_altstack(void)
 {
   stack_t old;
-  if (!gorc_rt_crash_installed() || sigaltstack(NULL, &old) != 0
-      || !(old.ss_flags & SS_DISABLE))
+  if (sigaltstack(NULL, &old) != 0 || !(old.ss_flags & SS_DISABLE))
     return NULL;
   char *map = mmap(NULL, CRASH_GUARD + CRASH_THREAD_ALTSTACK, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -136,6 +142,55 @@ void *gorc_rt_crash_thread_begin(void)
     return NULL;
   }
   return map;
+}
+
+/* A thread started after the install (by pthread_create, through
+   libgorc's wrapper: thread.c) sets up its altstack at its start.
+   Returns it, for gorc_rt_crash_thread_end, or NULL.  */
+void *gorc_rt_crash_thread_begin(void)
+{
+  return gorc_rt_crash_installed() ? thread_altstack() : NULL;
+}
+
+/* The threads already running at the install cannot be wrapped: each is
+   sent a request to set up its altstack, a SIGSEGV queued to it alone
+   (rt_tgsigqueueinfo) that says what it is: si_code SI_QUEUE, this
+   process's pid, the address of altstack_request as its value.  The
+   handler, in that thread, sets up the altstack (in the signal frame
+   too, which the return restores) and returns before the thread runs on
+   (its system call, if it was in one, restarted where the kernel
+   restarts it: SA_RESTART).  Such an altstack stays mapped when
+   its thread ends: libgorc does not see that end.  */
+static const char altstack_request;
+
+static int is_altstack_request(const siginfo_t *si)
+{
+  return si->si_code == SI_QUEUE && si->si_pid == getpid()
+         && si->si_value.sival_ptr == (void *)&altstack_request;
+}
+
+static void give_running_threads_altstacks(void)
+{
+  DIR *dir = opendir("/proc/self/task");
+  struct dirent *d;
+  pid_t pid = getpid(), self = (pid_t)syscall(SYS_gettid);
+  if (!dir)
+    return;
+  while ((d = readdir(dir)) != NULL) {
+    pid_t tid = (pid_t)strtol(d->d_name, NULL, 10);
+    if (tid <= 0 || tid == self)
+      continue;
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    si.si_signo = SIGSEGV;
+    si.si_code = SI_QUEUE;
+    si.si_pid = pid;
+    si.si_uid = getuid();
+    si.si_value.sival_ptr = (void *)&altstack_request;
+    /* A thread that ended meanwhile: ESRCH, nothing to do.  */
+    syscall(SYS_rt_tgsigqueueinfo, pid, tid, SIGSEGV, &si);
+  }
+  closedir(dir);
 }
 
 /* At the end of the thread that MAP (gorc_rt_crash_thread_begin's) is
@@ -577,6 +632,14 @@ static void print_trace_on_own_stack(struct trace *t)
 static void crash_handler(int sig, siginfo_t *si, void *uc)
 {
   int saved = errno;
+  if (sig == SIGSEGV && is_altstack_request(si)) {
+    /* The return from the handler restores the altstack of the signal
+       frame: that is the new one.  */
+    if (thread_altstack())
+      sigaltstack(NULL, &((ucontext_t *)uc)->uc_stack);
+    errno = saved;
+    return;
+  }
   int tid = (int)syscall(SYS_gettid);
   int none = 0;
   if (!__atomic_compare_exchange_n(&crashing_tid, &none, tid, 0, __ATOMIC_ACQ_REL,
