@@ -387,24 +387,118 @@ static void out_frame(struct out *o, unsigned long i, uint64_t ip)
   out_str(o, "\n");
 }
 
-/* Frames #FIRST to #FIRST + COUNT - 1, all returning to IP (a
-   recursion): one line.  */
-static void out_run(struct out *o, unsigned long first, unsigned long count, uint64_t ip)
+/* Repeated frames: a cycle of up to CRASH_CYCLE_MAX return addresses
+   (a recursion through one function, or through several in turn) seen
+   twice or more in a row is printed once, with its count.  The frames
+   found and not printed yet, numbered from FIRST: in a cycle (PERIOD >
+   0), pending[0..PERIOD) seen TIMES times, and the next K frames
+   matched it again; else pending[0..N), the last frames, in which a
+   cycle is looked for.  */
+#define CRASH_CYCLE_MAX 8
+
+struct repeats {
+  uint64_t pending[2 * CRASH_CYCLE_MAX];
+  unsigned long first, times;
+  unsigned n, period, k;
+};
+
+/* Frames #FIRST to #FIRST + PERIOD * TIMES - 1, the cycle of IPS[0..PERIOD)
+   TIMES times: "#F-#L  0x... in f+0x... (...) (TIMES times)" for one
+   frame, else a line with the count and the cycle's frames below it,
+   numbered as the first time.  */
+static void out_cycle(struct out *o, unsigned long first, const uint64_t *ips, unsigned period,
+                      unsigned long times)
 {
-  if (count == 1) {
-    out_frame(o, first, ip);
+  unsigned long last = first + period * times - 1;
+  if (times == 1) {
+    for (unsigned i = 0; i < period; i++)
+      out_frame(o, first + i, ips[i]);
     return;
   }
   out_str(o, "  #");
   out_dec(o, first);
   out_str(o, "-#");
-  out_dec(o, first + count - 1);
+  out_dec(o, last);
   out_str(o, "  ");
-  out_hex(o, ip);
-  out_location(o, ip, ip - 1);
-  out_str(o, " (");
-  out_count(o, count);
-  out_str(o, " times)\n");
+  if (period == 1) {
+    out_hex(o, ips[0]);
+    out_location(o, ips[0], ips[0] - 1);
+    out_str(o, " (");
+    out_count(o, times);
+    out_str(o, " times)\n");
+    return;
+  }
+  out_count(o, times);
+  out_str(o, " times these ");
+  out_dec(o, period);
+  out_str(o, " frames:\n");
+  for (unsigned i = 0; i < period; i++) {
+    out_str(o, "  ");
+    out_frame(o, first + i, ips[i]);
+  }
+}
+
+static void repeats_add(struct out *o, struct repeats *r, uint64_t ip);
+
+/* Print what R holds: without a cycle, the frames pending but the last
+   KEEP; in a cycle, the cycle, and the frames that matched it again are
+   taken afresh, and printed too unless KEEP (the cycle ended: more
+   frames follow).  */
+static void repeats_print(struct out *o, struct repeats *r, unsigned keep)
+{
+  if (r->period) {
+    uint64_t again[CRASH_CYCLE_MAX];
+    unsigned k = r->k;
+    out_cycle(o, r->first, r->pending, r->period, r->times);
+    out_flush(o);
+    /* The frames that matched the cycle again start afresh.  */
+    memcpy(again, r->pending, k * sizeof again[0]);
+    r->first += r->period * r->times;
+    r->period = r->k = r->n = 0;
+    for (unsigned i = 0; i < k; i++)
+      repeats_add(o, r, again[i]);
+    if (keep == 0)
+      repeats_print(o, r, 0);
+    return;
+  }
+  unsigned out = r->n - keep;
+  out_cycle(o, r->first, r->pending, out, 1);
+  out_flush(o);
+  memmove(r->pending, r->pending + out, keep * sizeof r->pending[0]);
+  r->first += out;
+  r->n = keep;
+}
+
+/* Frame #FIRST + (frames pending) returns to IP.  */
+static void repeats_add(struct out *o, struct repeats *r, uint64_t ip)
+{
+  if (r->period) {
+    if (ip == r->pending[r->k]) {
+      if (++r->k == r->period) {
+        r->times++;
+        r->k = 0;
+      }
+      return;
+    }
+    /* The cycle ends here: printed, and IP taken afresh after the
+       frames that matched it again.  */
+    repeats_print(o, r, r->k);
+    repeats_add(o, r, ip);
+    return;
+  }
+  r->pending[r->n++] = ip;
+  for (unsigned p = 1; 2 * p <= r->n; p++) {
+    const uint64_t *a = r->pending + r->n - 2 * p;
+    if (memcmp(a, a + p, p * sizeof *a) == 0) {
+      /* The frames before the cycle, then the cycle, seen twice.  */
+      repeats_print(o, r, 2 * p);
+      r->n = r->period = p;
+      r->times = 2;
+      return;
+    }
+  }
+  if (r->n == 2 * CRASH_CYCLE_MAX)
+    repeats_print(o, r, r->n - 1);
 }
 
 /* The thread printing a trace (its tid), 0 while none is.  Taken with
@@ -469,8 +563,7 @@ struct trace {
   int n, rc;                    /* this part's addresses (in trace_ips) and the walk's result */
   int last;                     /* this part is the walk's last */
   unsigned long base;           /* the frame number of trace_ips[0] */
-  uint64_t run_ip;              /* the frames found but not yet printed: */
-  unsigned long run_first, run_count;   /* COUNT frames from #FIRST, all returning to RUN_IP */
+  struct repeats repeats;       /* the frames found, not printed yet */
 };
 
 static void *trace_ips[CRASH_PART];
@@ -548,25 +641,12 @@ static void print_part(void *arg)
   struct trace *t = arg;
   struct out o;
   o.len = 0;
-  for (int i = 1; i < t->n; i++) {
-    uint64_t ip = (uint64_t)(uintptr_t)trace_ips[i];
-    if (t->run_count && ip == t->run_ip) {
-      t->run_count++;
-      continue;
-    }
-    if (t->run_count) {
-      out_run(&o, t->run_first, t->run_count, t->run_ip);
-      out_flush(&o);
-    }
-    t->run_ip = ip;
-    t->run_first = t->base + (unsigned long)i;
-    t->run_count = 1;
-  }
+  for (int i = 1; i < t->n; i++)
+    repeats_add(&o, &t->repeats, (uint64_t)(uintptr_t)trace_ips[i]);
   t->base += t->n > 0 ? (unsigned long)t->n - 1 : 0;
   if (!t->last)
     return;
-  if (t->run_count)
-    out_run(&o, t->run_first, t->run_count, t->run_ip);
+  repeats_print(&o, &t->repeats, 0);
   if (t->rc < 0) {
     out_str(&o, "  (the walk stopped: ");
     out_str(&o, gorc_strerror(t->rc));
@@ -655,6 +735,7 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
   t.si = si;
   t.uc = uc;
   t.tid = tid;
+  t.repeats.first = 1;
   print_trace_on_own_stack(&t);
   die_by(sig, si);
   errno = saved;

@@ -3,7 +3,8 @@
    recursion as one line, "#1-#50  0x... in descend+0x... (...) (50 times)",
    then the frames below it one a line, on to _start; the header does
    not say "stack overflow" (the fault address is not in the guard
-   area).  */
+   area).  A mutual recursion, ping and pong 25 times, is one cycle of
+   two frames: "#1-#50  25 times these 2 frames:", the two below it.  */
 /* { dg-do run } */
 /* { dg-gorc-runtime static } */
 
@@ -21,11 +22,40 @@ __attribute__((noinline)) int descend(int n)
   return descend(n - 1) + b[0];
 }
 
-static void fault(void *unused)
+__attribute__((noinline)) int ping(int n);
+
+__attribute__((noinline)) int pong(int n)
 {
-  (void)unused;
+  volatile char b[16];
+  b[0] = (char)n;
+  if (n == 0)
+    return *null_ptr;
+  return ping(n - 1) + b[0];
+}
+
+__attribute__((noinline)) int ping(int n)
+{
+  volatile char b[16];
+  b[0] = (char)n;
+  return pong(n) + b[0];
+}
+
+static void fault(void *mutual)
+{
   CHECK(gorc_install_crash_handler() == 0, 0);
-  sink = descend(50);
+  sink = mutual ? ping(24) : descend(50);
+}
+
+/* Does TRACE have the line of frame NUM (numbered like "  #5  ", or with
+   INDENT) in FN?  */
+static int has_frame(const char *trace, const char *indent, int num, const char *fn)
+{
+  char line[64], name[64];
+  snprintf(line, sizeof line, "\n%s  #%d%s0x", indent, num, num < 10 ? "  " : " ");
+  snprintf(name, sizeof name, " in %s+0x", fn);
+  const char *at = strstr(trace, line), *eol = at ? strchr(at + 1, '\n') : NULL;
+  const char *in = at ? strstr(at, name) : NULL;
+  return in && eol && in < eol;
 }
 
 static char trace[64 * 1024];
@@ -46,5 +76,15 @@ int main(void)
   CHECK(strstr(trace, "\n  #0  0x") && strstr(trace, " in descend+0x"), 0);
   CHECK(strstr(trace, "\n  #1-#50  0x") != NULL, 0);
   CHECK(strstr(trace, " (50 times)\n  #51 0x") != NULL, 0);
+
+  status = crash_child(fault, (void *)1, trace, sizeof trace, &total);
+  rt_puts(trace);
+  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, status);
+  CHECK(has_frame(trace, "", 0, "pong"), 0);
+  CHECK(strstr(trace, "\n  #1-#48  24 times these 2 frames:\n") != NULL, 0);
+  CHECK(has_frame(trace, "  ", 1, "ping"), 0);
+  CHECK(has_frame(trace, "  ", 2, "pong"), 0);
+  CHECK(has_frame(trace, "", 49, "ping"), 0);
+  CHECK(strstr(trace, "\n  (") == NULL, 0);
   return 0;
 }
