@@ -72,8 +72,11 @@ const char *gorc_strerror(int err);
    faulting thread's symbolized stack on stderr (only async-signal-safe
    calls in the handler), then let the signal kill the process as before.
    Call it once, in normal context (it maps an alternate signal stack for
-   the calling thread and sets the handlers; symbols are read from the
-   modules' files when a crash is printed).
+   the calling thread, sets the handlers, and asks every other running
+   thread, by a signal to it, to map one of its own; threads started
+   later by pthread_create, with libgorc.so or the preload, map theirs as
+   they start: a stack overflow in any of them is traced; symbols are
+   read from the modules' files when a crash is printed).
    Returns 0 or -errno.  LD_PRELOAD=libgorc-preload.so with
    GORC_CRASH_TRACE=1 installs it in an unmodified program.  */
 int gorc_install_crash_handler(void);

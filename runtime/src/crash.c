@@ -3,17 +3,23 @@
    SIGABRT and SIGFPE, prints a symbolized trace of the faulting thread on
    stderr and lets the signal kill the process as it would have.
 
-   The install does constant work: one mapping, an alternate signal
-   stack for the installing thread (a stack overflow there still gets a
-   trace) and a stack to print on when the handler runs on a program's
-   own, smaller altstack; and the sigactions.  Nothing is read of any module until a crash: the handler
-   walks (gorc_backtrace_ucontext), and for each frame finds the module
-   as the walk does (module.c) and its function symbol in the module's file
-   (elfsym.c: .symtab, else the separate debug file's, else .dynsym,
-   read with open/pread into stack buffers), so modules loaded after the
-   install are named too.  C++ names are demangled by libstdc++'s
-   allocation-free demangler (cxx-demangle.o, linked in).  Each frame also
-   shows MODULE+0xOFFSET for addr2line.  Async-signal-safe throughout.
+   The install: one mapping, an alternate signal stack for the
+   installing thread and a stack to print on when the handler runs on
+   another, smaller altstack; the sigactions; and a request to every
+   other running thread to set up an altstack of its own.  Threads
+   started later by pthread_create set up theirs as they start
+   (thread.c).  So a stack overflow in any thread gets a trace
+   (docs/CRASH.md).  Nothing is read of any module until a crash: the
+   handler walks from the interrupted context, bounded by the thread's
+   stack as the kernel maps it (stack.c: frames above an sp in the guard
+   area are walked too), a part at a time, and for each frame finds the
+   module as the walk does (module.c) and its function symbol in the
+   module's file (elfsym.c: .symtab, else the separate debug file's, else
+   .dynsym, read with open/pread into stack buffers), so modules loaded
+   after the install are named too.  C++ names are demangled by
+   libstdc++'s allocation-free demangler (cxx-demangle.o, linked in).
+   Each frame also shows MODULE+0xOFFSET for addr2line; repeated frames
+   are printed once with their count.  Async-signal-safe throughout.
    The header line is written before the walk and each frame as it is
    found; one thread prints at a time (others that fault meanwhile wait
    for it to end the process), and a fault in the walk itself ends the

@@ -11,15 +11,7 @@
 #include <pthread.h>
 #include "support/crash-child.h"
 
-volatile int sink;
 static char own_altstack[2][16384] __attribute__((aligned(16)));
-
-__attribute__((noinline)) int recurse(int n)
-{
-  volatile char b[256];
-  b[0] = (char)n;
-  return recurse(n + 1) + b[0];
-}
 
 /* ARG: which of own_altstack to take; the second thread overflows.  */
 __attribute__((noinline)) static void *own_altstack_thread(void *arg)
@@ -32,7 +24,7 @@ __attribute__((noinline)) static void *own_altstack_thread(void *arg)
   CHECK(sigaltstack(&ss, NULL) == 0, 0);
   CHECK(sigaltstack(NULL, &cur) == 0 && cur.ss_sp == own_altstack[which], 0);
   if (which == 1)
-    sink = recurse(0);
+    crash_sink = recurse(0);
   return NULL;
 }
 
@@ -47,20 +39,9 @@ static void run(void *unused)
   }
 }
 
-static char trace[64 * 1024];
-
 int main(void)
 {
   static const char *const tail[] = { "own_altstack_thread", "start_thread", "clone3" };
-  size_t total;
-  int status = crash_child(run, NULL, trace, sizeof trace, &total);
-  rt_puts(trace);
-  CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, status);
-  const char *why = crash_trace_problem(trace, "recurse", 5000, tail, 3, 1);
-  if (why) {
-    rt_puts(why);
-    rt_puts("\n");
-    FAIL("trace", 0);
-  }
+  crash_check_overflows(1, run, NULL, 5000, tail, 3);
   return 0;
 }

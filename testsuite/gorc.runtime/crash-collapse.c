@@ -11,7 +11,6 @@
 #include "support/crash-child.h"
 
 int *volatile null_ptr;
-volatile int sink;
 
 __attribute__((noinline)) int descend(int n)
 {
@@ -43,7 +42,7 @@ __attribute__((noinline)) int ping(int n)
 static void fault(void *mutual)
 {
   CHECK(gorc_install_crash_handler() == 0, 0);
-  sink = mutual ? ping(24) : descend(50);
+  crash_sink = mutual ? ping(24) : descend(50);
 }
 
 /* Does TRACE have the line of frame NUM (numbered like "  #5  ", or with
@@ -58,33 +57,31 @@ static int has_frame(const char *trace, const char *indent, int num, const char 
   return in && eol && in < eol;
 }
 
-static char trace[64 * 1024];
-
 int main(void)
 {
   static const char *const tail[] = { "main", "_start" };
   size_t total;
-  int status = crash_child(fault, NULL, trace, sizeof trace, &total);
-  rt_puts(trace);
+  int status = crash_child(fault, NULL, crash_trace, sizeof crash_trace, &total);
+  rt_puts(crash_trace);
   CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, status);
-  const char *why = crash_trace_problem(trace, "descend", 50, tail, 2, 0);
+  const char *why = crash_trace_problem(crash_trace, "descend", 50, tail, 2, 0);
   if (why) {
     rt_puts(why);
     rt_puts("\n");
     FAIL("trace", 0);
   }
-  CHECK(strstr(trace, "\n  #0  0x") && strstr(trace, " in descend+0x"), 0);
-  CHECK(strstr(trace, "\n  #1-#50  0x") != NULL, 0);
-  CHECK(strstr(trace, " (50 times)\n  #51 0x") != NULL, 0);
+  CHECK(strstr(crash_trace, "\n  #0  0x") && strstr(crash_trace, " in descend+0x"), 0);
+  CHECK(strstr(crash_trace, "\n  #1-#50  0x") != NULL, 0);
+  CHECK(strstr(crash_trace, " (50 times)\n  #51 0x") != NULL, 0);
 
-  status = crash_child(fault, (void *)1, trace, sizeof trace, &total);
-  rt_puts(trace);
+  status = crash_child(fault, (void *)1, crash_trace, sizeof crash_trace, &total);
+  rt_puts(crash_trace);
   CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, status);
-  CHECK(has_frame(trace, "", 0, "pong"), 0);
-  CHECK(strstr(trace, "\n  #1-#48  24 times these 2 frames:\n") != NULL, 0);
-  CHECK(has_frame(trace, "  ", 1, "ping"), 0);
-  CHECK(has_frame(trace, "  ", 2, "pong"), 0);
-  CHECK(has_frame(trace, "", 49, "ping"), 0);
-  CHECK(strstr(trace, "\n  (") == NULL, 0);
+  CHECK(has_frame(crash_trace, "", 0, "pong"), 0);
+  CHECK(strstr(crash_trace, "\n  #1-#48  24 times these 2 frames:\n") != NULL, 0);
+  CHECK(has_frame(crash_trace, "  ", 1, "ping"), 0);
+  CHECK(has_frame(crash_trace, "  ", 2, "pong"), 0);
+  CHECK(has_frame(crash_trace, "", 49, "ping"), 0);
+  CHECK(strstr(crash_trace, "\n  (") == NULL, 0);
   return 0;
 }

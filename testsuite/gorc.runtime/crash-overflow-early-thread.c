@@ -12,15 +12,7 @@
 #include <pthread.h>
 #include "support/crash-child.h"
 
-volatile int sink;
 static int go[2];
-
-__attribute__((noinline)) int recurse(int n)
-{
-  volatile char b[256];
-  b[0] = (char)n;
-  return recurse(n + 1) + b[0];
-}
 
 __attribute__((noinline)) static void *early_thread(void *unused)
 {
@@ -29,7 +21,7 @@ __attribute__((noinline)) static void *early_thread(void *unused)
   (void)unused;
   CHECK(read(go[0], &c, 1) == 1, 0);
   CHECK(sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE), cur.ss_flags);
-  sink = recurse(0);
+  crash_sink = recurse(0);
   return NULL;
 }
 
@@ -44,25 +36,9 @@ static void overflow(void *unused)
   pthread_join(t, NULL);
 }
 
-static char trace[64 * 1024];
-
 int main(void)
 {
   static const char *const tail[] = { "early_thread", "start_thread", "clone3" };
-  for (int run = 0; run < 20; run++) {
-    size_t total;
-    int status = crash_child(overflow, NULL, trace, sizeof trace, &total);
-    const char *why = !WIFSIGNALED(status) || WTERMSIG(status) != SIGSEGV
-                          ? "the child did not die by SIGSEGV"
-                          : total >= sizeof trace ? "the trace is too long"
-                          : crash_trace_problem(trace, "recurse", 5000, tail, 3, 1);
-    if (why) {
-      rt_puts(trace);
-      rt_puts(why);
-      rt_puts("\n");
-      FAIL("run", run);
-    }
-  }
-  rt_puts(trace);
+  crash_check_overflows(20, overflow, NULL, 5000, tail, 3);
   return 0;
 }

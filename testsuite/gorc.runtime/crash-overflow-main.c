@@ -9,43 +9,19 @@
 
 #include "support/crash-child.h"
 
-volatile int sink;
-
-__attribute__((noinline)) int recurse(int n)
-{
-  volatile char b[256];
-  b[0] = (char)n;
-  return recurse(n + 1) + b[0];
-}
 
 static void overflow(void *unused)
 {
   (void)unused;
   crash_limit_stack();
   CHECK(gorc_install_crash_handler() == 0, 0);
-  sink = recurse(0);
+  crash_sink = recurse(0);
 }
-
-static char trace[64 * 1024];
 
 int main(void)
 {
   static const char *const tail[] = { "main", "_start" };
-  for (int run = 0; run < 20; run++) {
-    size_t total;
-    int status = crash_child(overflow, NULL, trace, sizeof trace, &total);
-    const char *why = !WIFSIGNALED(status) || WTERMSIG(status) != SIGSEGV
-                          ? "the child did not die by SIGSEGV"
-                          : total >= sizeof trace ? "the trace is too long"
-                          /* 8 MiB of frames of at least 264 bytes */
-                          : crash_trace_problem(trace, "recurse", 20000, tail, 2, 1);
-    if (why) {
-      rt_puts(trace);
-      rt_puts(why);
-      rt_puts("\n");
-      FAIL("run", run);
-    }
-  }
-  rt_puts(trace);
+  /* 8 MiB of frames of at least 264 bytes */
+  crash_check_overflows(20, overflow, NULL, 20000, tail, 2);
   return 0;
 }

@@ -12,20 +12,12 @@
 #include <pthread.h>
 #include "support/crash-child.h"
 
-volatile int sink;
 static char *self;
-
-__attribute__((noinline)) int recurse(int n)
-{
-  volatile char b[256];
-  b[0] = (char)n;
-  return recurse(n + 1) + b[0];
-}
 
 __attribute__((noinline)) static void *overflowing_thread(void *unused)
 {
   (void)unused;
-  sink = recurse(0);
+  crash_sink = recurse(0);
   return NULL;
 }
 
@@ -35,27 +27,6 @@ static void run_preloaded(void *where)
   char *argv[] = { self, where, NULL };
   execv("/proc/self/exe", argv);
   FAIL("execv", 0);
-}
-
-static char trace[64 * 1024];
-
-static void check_runs(const char *where, const char *const *tail, int ntail)
-{
-  for (int run = 0; run < 10; run++) {
-    size_t total;
-    int status = crash_child(run_preloaded, (void *)where, trace, sizeof trace, &total);
-    const char *why = !WIFSIGNALED(status) || WTERMSIG(status) != SIGSEGV
-                          ? "the child did not die by SIGSEGV"
-                          : total >= sizeof trace ? "the trace is too long"
-                          : crash_trace_problem(trace, "recurse", 5000, tail, ntail, 1);
-    if (why) {
-      rt_puts(trace);
-      rt_puts(why);
-      rt_puts("\n");
-      FAIL("run", run);
-    }
-  }
-  rt_puts(trace);
 }
 
 int main(int argc, char **argv)
@@ -70,7 +41,7 @@ int main(int argc, char **argv)
       pthread_join(t, NULL);
     } else {
       crash_limit_stack();
-      sink = recurse(0);
+      crash_sink = recurse(0);
     }
     return 0;
   }
@@ -82,7 +53,7 @@ int main(int argc, char **argv)
   setenv("LD_PRELOAD", info.dli_fname, 1);
   setenv("GORC_CRASH_TRACE", "1", 1);
   self = argv[0];
-  check_runs("main", main_tail, 2);
-  check_runs("thread", thread_tail, 3);
+  crash_check_overflows(10, run_preloaded, "main", 5000, main_tail, 2);
+  crash_check_overflows(10, run_preloaded, "thread", 5000, thread_tail, 3);
   return 0;
 }

@@ -154,4 +154,40 @@ static const char *crash_trace_problem(const char *trace, const char *recurse, l
   return NULL;
 }
 
+/* An unbounded recursion: the stack overflow of the tests.  */
+volatile int crash_sink;
+
+__attribute__((noinline, unused)) static int recurse(int n)
+{
+  volatile char b[256];
+  b[0] = (char)n;
+  return recurse(n + 1) + b[0];
+}
+
+static char crash_trace[64 * 1024];
+
+/* RUNS times: FN(ARG) in a child, which must die by SIGSEGV after
+   printing a trace of a stack overflow in recurse (at least MIN_DEPTH
+   frames of it) that ends with TAIL[0..NTAIL) (crash_trace_problem).
+   Prints the last trace.  */
+static void crash_check_overflows(int runs, void (*fn)(void *), void *arg, long min_depth,
+                                  const char *const *tail, int ntail)
+{
+  for (int run = 0; run < runs; run++) {
+    size_t total;
+    int status = crash_child(fn, arg, crash_trace, sizeof crash_trace, &total);
+    const char *why = !WIFSIGNALED(status) || WTERMSIG(status) != SIGSEGV
+                          ? "the child did not die by SIGSEGV"
+                          : total >= sizeof crash_trace ? "the trace is too long"
+                          : crash_trace_problem(crash_trace, "recurse", min_depth, tail, ntail, 1);
+    if (why) {
+      rt_puts(crash_trace);
+      rt_puts(why);
+      rt_puts("\n");
+      FAIL("run", run);
+    }
+  }
+  rt_puts(crash_trace);
+}
+
 #endif
