@@ -28,11 +28,11 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
-#include <stdlib.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -165,13 +165,13 @@ void *gorc_rt_crash_thread_begin(void)
    handler, in that thread, sets up the altstack (in the signal frame
    too, which the return restores) and returns before the thread runs on
    (its system call, if it was in one, restarted where the kernel
-   restarts it: SA_RESTART).  Such an altstack stays mapped when
-   its thread ends: libgorc does not see that end.  */
+   restarts it: SA_RESTART).  Such an altstack stays mapped when its
+   thread ends: libgorc does not see that end.  */
 static const char altstack_request;
 
 static int is_altstack_request(const siginfo_t *si)
 {
-  return si->si_code == SI_QUEUE && si->si_pid == getpid()
+  return si && si->si_code == SI_QUEUE && si->si_pid == getpid()
          && si->si_value.sival_ptr == (void *)&altstack_request;
 }
 
@@ -575,8 +575,8 @@ struct trace {
 static void *trace_ips[CRASH_PART];
 
 /* Each line is written as soon as it is complete, so a walk that faults
-   loses nothing printed before (but the frames of a run not yet
-   ended).  */
+   loses nothing printed before (but the frames of a cycle of repeated
+   frames not yet ended: struct repeats).  */
 
 /* The stack the interrupted sp lies in, or just below in its guard area
    (a stack overflow).  Not known when sp is elsewhere (the program's
@@ -640,8 +640,8 @@ static void walk_part(struct trace *t)
 }
 
 /* The frames of this part after trace_ips[0] (frame #0, or the last
-   part's last frame), a run of the same return address as one line;
-   after the last part, the run left and why the walk stopped.  */
+   part's last frame), repeated ones collapsed (struct repeats); after
+   the last part, the frames still pending and why the walk stopped.  */
 static void print_part(void *arg)
 {
   struct trace *t = arg;
