@@ -159,9 +159,12 @@ void *gorc_rt_crash_thread_begin(void)
 }
 
 /* The threads already running at the install cannot be wrapped: each is
-   sent a request to set up its altstack, a SIGSEGV queued to it alone
+   sent a request to set up its altstack, a SIGBUS queued to it alone
    (rt_tgsigqueueinfo) that says what it is: si_code SI_QUEUE, this
-   process's pid, the address of altstack_request as its value.  The
+   process's pid, the address of altstack_request as its value.  SIGBUS,
+   not SIGSEGV: under qemu-user /proc/self/task lists qemu's own threads
+   too, which block every signal but SIGSEGV, SIGFPE and SIGILL (a
+   SIGSEGV killed qemu); a blocked request waits, harmless.  The
    handler, in that thread, sets up the altstack (in the signal frame
    too, which the return restores) and returns before the thread runs on
    (its system call, if it was in one, restarted where the kernel
@@ -188,13 +191,13 @@ static void give_running_threads_altstacks(void)
       continue;
     siginfo_t si;
     memset(&si, 0, sizeof si);
-    si.si_signo = SIGSEGV;
+    si.si_signo = SIGBUS;
     si.si_code = SI_QUEUE;
     si.si_pid = pid;
     si.si_uid = getuid();
     si.si_value.sival_ptr = (void *)&altstack_request;
     /* A thread that ended meanwhile: ESRCH, nothing to do.  */
-    syscall(SYS_rt_tgsigqueueinfo, pid, tid, SIGSEGV, &si);
+    syscall(SYS_rt_tgsigqueueinfo, pid, tid, SIGBUS, &si);
   }
   closedir(dir);
 }
@@ -718,7 +721,7 @@ static void print_trace_on_own_stack(struct trace *t)
 static void crash_handler(int sig, siginfo_t *si, void *uc)
 {
   int saved = errno;
-  if (sig == SIGSEGV && is_altstack_request(si)) {
+  if (sig == SIGBUS && is_altstack_request(si)) {
     /* The return from the handler restores the altstack of the signal
        frame: that is the new one.  */
     if (thread_altstack())
