@@ -41,7 +41,7 @@ uint32_t gorc_rt_fast_word(const struct gorc_state *s)
     w |= (uint64_t)-s->bp_off << GORC_RT_W_BP_SHIFT;
   else if (s->bp_kind != GORC_BP_SAME)
     return 0;
-  if (GORC_RT_RA_IN_REG)
+  if (GORC_STEP_RA_IN_REG)
     return ra_fields(s, w);
   return s->ra_off == -8 ? (uint32_t)w : 0;
 }

@@ -79,7 +79,7 @@ static inline uint64_t gorc_rt_w_j8(uint32_t w)
 /* How far below the CFA the return address is saved.  */
 static inline uint64_t gorc_rt_w_ra8(uint32_t w)
 {
-  return GORC_RT_RA_IN_REG ? gorc_rt_w_j8(w) : 8;
+  return GORC_STEP_RA_IN_REG ? gorc_rt_w_j8(w) : 8;
 }
 
 /* Is a frame whose fast word is W, with CFA CFA, one the inner loop may

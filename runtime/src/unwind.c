@@ -5,16 +5,18 @@
    Two paths share one set of rules:
    - gorc_rt_cursor_step, the general step: any state (DRAP rules, the
      aux register, a return address in the link register, signal frames,
-     the outermost frame), one frame at a time;
+     the outermost frame), one frame at a time, by the step rules of
+     gorc/step.h (gorc-prof's too) over this file's checked reads;
    - gorc_rt_walk's inner loop, for frames whose state is a fast word
      (CFA on sp/fp, fp and aux unchanged or saved below the CFA, the
      return address saved below it): the registers stay in locals and a
      lookup is mostly one load.  Whatever the inner loop cannot decide
      exactly it leaves to the general step.
 
-   Machine specifics come from the port (arch.h): register numbers,
-   where an interrupted context keeps its registers, the signal frame,
-   the return-address rule.  "fp" is the frame pointer (rbp, x29); "aux"
+   Machine specifics come from the port (arch.h): the signal trampoline,
+   the red zone, stripping a signed return address; register numbers,
+   where an interrupted context keeps its registers and the return-
+   address rule are the step rules' (gorc/step-<arch>.h).  "fp" is the frame pointer (rbp, x29); "aux"
    one more callee-saved register the walk follows where the port has
    one (x86-64: rbx, for glibc's lazy-binding resolver, which keeps its
    CFA there).  */
@@ -114,40 +116,74 @@ static inline __attribute__((always_inline)) int rd(const struct gorc_cursor *c,
   return 0;
 }
 
-/* The register at offset OFF (GORC_RT_UC_*) of this frame's ucontext.  */
-static int rd_uc(const struct gorc_cursor *c, size_t off, uint64_t *out)
+/* The step rules (gorc/step.h) over the live stack: checked reads, and
+   the caller's ucontext (a handler's third argument: F_UC_TRUSTED) read
+   directly wherever it lies.  */
+static inline __attribute__((always_inline)) int step_read(const struct gorc_cursor *c,
+                                                           uint64_t a, uint64_t *out);
+#define GORC_STEP_CTX const struct gorc_cursor *
+#define GORC_STEP_READ(c, a, out) step_read(c, a, out)
+#define GORC_STEP_STRIP_RA(c, ra) gorc_rt_strip_ra(ra)
+#include "gorc/step.h"
+
+static inline __attribute__((always_inline)) int step_read(const struct gorc_cursor *c,
+                                                           uint64_t a, uint64_t *out)
 {
-  uint64_t a = cstate(c)->uc + off;
-  if (cstate(c)->flags & F_UC_TRUSTED) {
+  if ((cstate(c)->flags & F_UC_TRUSTED) && a - cstate(c)->uc <= sizeof(ucontext_t) - 8) {
     *out = *(const volatile uint64_t *)(uintptr_t)a;
     return 0;
   }
-  return rd(c, a, out);
+  return rd(c, a, out) ? GORC_STEP_EREAD : 0;
 }
 
-/* The value of DWARF register R in the current frame.  Returns 0,
-   -GORC_EBADFRAME when it is not known, or -WALK_AGAIN (F_AUX_SKIPPED).  */
-static int reg_value(const struct gorc_cursor *c, unsigned r, uint64_t *out)
+/* C's frame as the step rules take it.  */
+static struct gorc_frame_regs cursor_regs(const struct gorc_cursor *c)
 {
   uint64_t flags = cstate(c)->flags;
-  if (r == GORC_RT_DWARF_SP) {
-    *out = c->sp;
-    return 0;
-  }
-  if (r == GORC_RT_DWARF_FP && !(flags & F_BP_UNKNOWN)) {
-    *out = c->bp;
-    return 0;
-  }
-  if (GORC_RT_HAS_AUX && r == GORC_RT_DWARF_AUX && (flags & F_AUX_KNOWN)) {
-    *out = cstate(c)->aux;
-    return 0;
-  }
-  if (GORC_RT_HAS_AUX && r == GORC_RT_DWARF_AUX && (flags & F_AUX_SKIPPED))
-    return -WALK_AGAIN;
-  if (r > GORC_RT_DWARF_MAX_GPR || r == GORC_RT_DWARF_FP
-      || (GORC_RT_HAS_AUX && r == GORC_RT_DWARF_AUX) || !(flags & F_REGS))
+  struct gorc_frame_regs f = { c->ip, c->sp, c->bp, cstate(c)->aux,
+                               (flags & F_REGS) ? cstate(c)->uc : 0, 0 };
+  f.known = ((flags & F_BP_UNKNOWN) ? 0 : GORC_FRAME_FP)
+            | ((flags & F_AUX_KNOWN) ? GORC_FRAME_AUX : 0)
+            | ((flags & F_NOADJ) ? GORC_FRAME_INTERRUPTED : 0);
+  return f;
+}
+
+/* C takes frame F, its flags FLAGS with those of F's registers replaced,
+   one frame further.  */
+static void cursor_take(struct gorc_cursor *c, const struct gorc_frame_regs *f, uint64_t flags)
+{
+  flags &= ~(uint64_t)(F_REGS | F_NOADJ | F_UC_TRUSTED | F_BP_UNKNOWN | F_AUX_KNOWN);
+  if (f->uc)
+    flags |= F_REGS;
+  if (f->known & GORC_FRAME_INTERRUPTED)
+    flags |= F_NOADJ;
+  if (!(f->known & GORC_FRAME_FP))
+    flags |= F_BP_UNKNOWN;
+  if (f->known & GORC_FRAME_AUX)
+    flags |= F_AUX_KNOWN;
+  c->ip = f->ip;
+  c->sp = f->sp;
+  c->bp = f->fp;
+  cstate(c)->uc = f->uc;
+  cstate(c)->aux = f->aux;
+  cstate(c)->flags = flags;
+  cstate(c)->frames++;
+}
+
+/* A step rule's error as the API's (or -WALK_AGAIN: aux is needed, and
+   only not known because the inner loop skipped it).  */
+static int step_error(const struct gorc_cursor *c, int rc)
+{
+  switch (rc) {
+  case GORC_STEP_EAUX:
+    return (cstate(c)->flags & F_AUX_SKIPPED) ? -WALK_AGAIN : -GORC_EBADFRAME;
+  case GORC_STEP_EUNDEFINED:
+    return -GORC_EUNDEFINED;
+  case GORC_STEP_EDIRECTION:
+    return -GORC_EDIRECTION;
+  default:
     return -GORC_EBADFRAME;
-  return rd_uc(c, gorc_rt_uc_dwarf(r), out) ? -GORC_EBADFRAME : 0;
+  }
 }
 
 /* Does the kernel let us read the 8 bytes at A (8-aligned)?  (For a
@@ -424,8 +460,8 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   if (uc) {
     cstate(c)->uc = (uint64_t)(uintptr_t)uc;
     cstate(c)->flags = F_REGS | F_NOADJ | F_UC_TRUSTED;
-    if (GORC_RT_HAS_AUX) {
-      cstate(c)->aux = gorc_rt_uc_reg(uc, GORC_RT_UC_AUX);
+    if (GORC_STEP_HAS_AUX) {
+      cstate(c)->aux = gorc_rt_uc_reg(uc, GORC_STEP_UC_AUX);
       cstate(c)->flags |= F_AUX_KNOWN;
     }
   }
@@ -440,11 +476,10 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
    stack (C's range grows in probe mode).  */
 static int signal_frame(struct gorc_cursor *c)
 {
-  uint64_t uc = c->sp + GORC_RT_SIGFRAME_UC_OFF, ip, sp, bp, aux = 0;
-  if (rd(c, uc + GORC_RT_UC_IP, &ip) || rd(c, uc + GORC_RT_UC_SP, &sp)
-      || rd(c, uc + GORC_RT_UC_FP, &bp)
-      || (GORC_RT_HAS_AUX && rd(c, uc + GORC_RT_UC_AUX, &aux)))
+  struct gorc_frame_regs from = cursor_regs(c), to;
+  if (gorc_step_signal_frame(c, &from, &to) != 0)
     return -GORC_EBADFRAME;
+  uint64_t sp = to.sp;
   /* The walk started on the main thread's stack without asking for the
      altstack (set_thread_bounds); an altstack that lives inside that
      stack (a local array of main) shows only here.  */
@@ -481,105 +516,8 @@ static int signal_frame(struct gorc_cursor *c)
      far (the signal frame lies below it): probe up to it.  */
   if (!on_stack(c, sp))
     return -GORC_EBADFRAME;
-  c->ip = ip;
-  c->sp = sp;
-  c->bp = bp;
-  cstate(c)->uc = uc;
-  cstate(c)->aux = aux;
-  cstate(c)->flags = (cstate(c)->flags & ~(uint64_t)(F_UC_TRUSTED | F_BP_UNKNOWN | F_AUX_SKIPPED))
-                     | F_REGS | F_NOADJ | (GORC_RT_HAS_AUX ? F_AUX_KNOWN : 0);
-  cstate(c)->frames++;
+  cursor_take(c, &to, cstate(c)->flags & ~(uint64_t)F_AUX_SKIPPED);
   return 1;
-}
-
-/* The CFA of state ST in cursor C's frame, into *CFA.  Returns 0, 1 at
-   the outermost frame, -enum gorc_error or -WALK_AGAIN.  */
-static int frame_cfa(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t *cfa)
-{
-  uint64_t v;
-  int rc;
-  switch (st->cfa_kind) {
-  case GORC_CFA_SP:
-    *cfa = c->sp + (uint64_t)st->cfa_off;
-    return 0;
-  case GORC_CFA_SP_PLT:
-    /* ld's PLT rule: 8 more once the stub's push has run.  */
-    *cfa = c->sp + (uint64_t)st->cfa_off + ((c->ip & 15) >= st->cfa_reg ? 8 : 0);
-    return 0;
-  case GORC_CFA_BP:
-    if (cstate(c)->flags & F_BP_UNKNOWN)
-      return -GORC_EBADFRAME;
-    *cfa = c->bp + (uint64_t)st->cfa_off;
-    return 0;
-  case GORC_CFA_REG:
-    if ((rc = reg_value(c, st->cfa_reg, &v)) != 0)
-      return rc;
-    *cfa = v + (uint64_t)st->cfa_off;
-    return 0;
-  case GORC_CFA_DEREF:
-    if ((rc = reg_value(c, st->cfa_reg, &v)) != 0)
-      return rc;
-    return rd(c, v + (uint64_t)st->cfa_off, cfa) ? -GORC_EBADFRAME : 0;
-  default:
-    return -GORC_EUNDEFINED;
-  }
-}
-
-/* The caller's fp after a frame with state ST and CFA CFA into *BP;
-   *UNKNOWN says whether it is known.  Returns 0, -GORC_EBADFRAME or
-   -WALK_AGAIN.  */
-static int frame_bp(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t cfa,
-                    uint64_t *bp, int *unknown)
-{
-  uint64_t v;
-  int rc;
-  switch (st->bp_kind) {
-  case GORC_BP_SAME:
-    return 0;
-  case GORC_BP_CFA:
-    *unknown = 0;
-    return rd(c, cfa + (uint64_t)st->bp_off, bp) ? -GORC_EBADFRAME : 0;
-  case GORC_BP_REG:
-    if ((rc = reg_value(c, st->bp_reg, &v)) != 0)
-      return rc;
-    /* A stale rule (GCC's, after a DRAP epilogue restored fp): fp is
-       the caller's, still in the register.  */
-    if (!gorc_bp_slot_in_frame(v + (uint64_t)st->bp_off, c->sp, cfa))
-      return 0;
-    *unknown = 0;
-    return rd(c, v + (uint64_t)st->bp_off, bp) ? -GORC_EBADFRAME : 0;
-  default:
-    *unknown = 1;
-    *bp = 0;
-    return 0;
-  }
-}
-
-/* The return address after a frame with state ST and CFA CFA into *RA,
-   its pointer authentication code stripped where ST says it is signed.
-   Returns 0 or -enum gorc_error.  */
-static int frame_ra(const struct gorc_cursor *c, const struct gorc_state *st, uint64_t cfa,
-                    uint64_t *ra)
-{
-  switch (st->ra_kind) {
-  case GORC_RA_CFA:
-    if (rd(c, cfa + (uint64_t)st->ra_off, ra))
-      return -GORC_EBADFRAME;
-    break;
-  case GORC_RA_SAME:
-    /* Still in the link register: known only in a frame whose registers
-       an interrupted context holds (the innermost one, or one a signal
-       interrupted).  Anywhere else the register has been reused by the
-       calls made since: the walk ends, never guesses.  */
-    if (reg_value(c, GORC_RT_DWARF_LR, ra))
-      return -GORC_EUNDEFINED;
-    break;
-  default:
-    return -GORC_EBADFRAME;
-  }
-  if (st->ra_signed)
-    *ra = gorc_rt_strip_ra(*ra);
-  return 0;
 }
 
 static int step_by_state(struct gorc_cursor *c, const struct gorc_state *st);
@@ -622,55 +560,22 @@ __attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
   return step_by_state(c, &st);
 }
 
-/* The general step of C's frame, whose state is ST.  */
+/* The general step of C's frame, whose state is ST (gorc/step.h).  */
 static int step_by_state(struct gorc_cursor *c, const struct gorc_state *st)
 {
-  uint64_t flags = cstate(c)->flags;
-  uint64_t cfa, ra, bp = c->bp, aux = cstate(c)->aux;
-  if (st->ra_kind == GORC_RA_UNDEFINED) {
+  struct gorc_frame_regs f = cursor_regs(c);
+  int rc = gorc_step_by_state(c, &f, st);
+  if (rc == GORC_STEP_OUTERMOST) {
     cstate(c)->flags |= F_END;
     return 0;
   }
-  int rc = frame_cfa(c, st, &cfa);
-  if (rc)
-    return rc;
-  /* The CFA is above sp, or at sp in a frame that has not moved sp and
-     keeps the return address in the link register (aarch64, a leaf),
-     which only an interrupted frame can be: the walk always moves.  */
-  if (cfa < c->sp || (cfa == c->sp && st->ra_kind != GORC_RA_SAME))
-    return -GORC_EDIRECTION;
-  if ((rc = frame_ra(c, st, cfa, &ra)) != 0)
-    return rc;
-  int bp_unknown = (flags & F_BP_UNKNOWN) != 0;
-  if ((rc = frame_bp(c, st, cfa, &bp, &bp_unknown)) != 0)
-    return rc;
-  /* aux: unchanged, restored from its slot, or lost (gorc records do not
-     describe it).  Only a CFA rule of glibc's resolver needs it.  */
-  int aux_known = (flags & F_AUX_KNOWN) != 0;
-  if (!GORC_RT_HAS_AUX)
-    aux_known = 0;
-  else if (st->aux_kind == GORC_AUX_CFA)
-    aux_known = rd(c, cfa + (uint64_t)st->aux_off, &aux) == 0;
-  else if (st->aux_kind != GORC_AUX_SAME)
-    aux_known = 0;
+  if (rc < 0)
+    return step_error(c, rc);
   /* A rule other than "same" decides aux, whatever the loop skipped.  */
+  uint64_t flags = cstate(c)->flags;
   if (st->aux_kind != GORC_AUX_SAME)
     flags &= ~(uint64_t)F_AUX_SKIPPED;
-  if (ra == 0) {
-    cstate(c)->flags |= F_END;
-    return 0;
-  }
-  c->ip = ra;
-  c->sp = cfa;
-  c->bp = bp;
-  cstate(c)->aux = aux_known ? aux : 0;
-  flags &= ~(uint64_t)(F_REGS | F_NOADJ | F_UC_TRUSTED | F_BP_UNKNOWN | F_AUX_KNOWN);
-  if (bp_unknown)
-    flags |= F_BP_UNKNOWN;
-  if (aux_known)
-    flags |= F_AUX_KNOWN;
-  cstate(c)->flags = flags;
-  cstate(c)->frames++;
+  cursor_take(c, &f, flags);
   return 1;
 }
 
@@ -935,7 +840,7 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
    known, and only because the loop did not follow it.  */
 static uint64_t aux_skipped(uint64_t flags)
 {
-  if (!GORC_RT_HAS_AUX)
+  if (!GORC_STEP_HAS_AUX)
     return flags;
   return (flags & ~(uint64_t)F_AUX_KNOWN) | F_AUX_SKIPPED;
 }
