@@ -1,5 +1,5 @@
 /* gorc: the step rules, defined once for every walker: libgorc's general
-   step (runtime/src/unwind.c, over the live stack), gorc-prof's (over a
+   step (runtime/src/step.c, over the live stack), gorc-prof's (over a
    sample's stack copy), and an in-kernel BPF walker.  One step takes a
    frame's registers (struct gorc_frame_regs) and its state (struct
    gorc_state, gorc/format.h) to its caller's registers:
