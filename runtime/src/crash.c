@@ -586,7 +586,7 @@ static void *trace_ips[CRASH_PART];
    altstack, a stack that is not the thread's own).  */
 static void find_stack(struct trace *t)
 {
-  uint64_t sp = gorc_rt_uc_reg(t->uc, GORC_RT_UC_SP);
+  uint64_t sp = gorc_rt_uc_reg(t->uc, GORC_STEP_UC_SP);
   t->stack_known = gorc_rt_stack_of_thread(&t->stack) == 0 && sp >= t->stack.guard_lo
                    && sp < t->stack.hi;
 }
@@ -619,7 +619,7 @@ static void print_head(void *arg)
     out_str(&o, ": stack overflow (the address is in the guard area below the thread's stack)");
   out_str(&o, "; stack trace:\n");
   out_flush(&o);
-  out_frame(&o, 0, gorc_rt_uc_reg(t->uc, GORC_RT_UC_IP));
+  out_frame(&o, 0, gorc_rt_uc_reg(t->uc, GORC_STEP_UC_IP));
   out_flush(&o);
 }
 
@@ -631,8 +631,8 @@ static void walk_part(struct trace *t)
 {
   if (t->base == 0) {
     const void *uc = t->uc;
-    gorc_rt_cursor_start(&t->cursor, gorc_rt_uc_reg(uc, GORC_RT_UC_IP),
-                         gorc_rt_uc_reg(uc, GORC_RT_UC_SP), gorc_rt_uc_reg(uc, GORC_RT_UC_FP), uc);
+    gorc_rt_cursor_start(&t->cursor, gorc_rt_uc_reg(uc, GORC_STEP_UC_IP),
+                         gorc_rt_uc_reg(uc, GORC_STEP_UC_SP), gorc_rt_uc_reg(uc, GORC_STEP_UC_FP), uc);
     if (t->stack_known)
       gorc_rt_cursor_bound(&t->cursor, t->stack.lo, t->stack.hi);
   } else {
@@ -698,7 +698,7 @@ static void print_trace_on_own_stack(struct trace *t)
 {
   stack_t ss;
   char *here = (char *)__builtin_frame_address(0);
-  uint64_t sp = gorc_rt_uc_reg(t->uc, GORC_RT_UC_SP);
+  uint64_t sp = gorc_rt_uc_reg(t->uc, GORC_STEP_UC_SP);
   char *top = crash_print_stack + CRASH_STACK;
   if (!crash_print_stack || sigaltstack(NULL, &ss) != 0 || !(ss.ss_flags & SS_ONSTACK)
       || (here >= crash_altstack && here < crash_altstack + CRASH_STACK)) {

@@ -1,6 +1,6 @@
 /* libgorc: the extent of the calling thread's stack, as the kernel maps
    it, for the crash handler (stack.h).  The walk's own bounds
-   (unwind.c) are what it can know without a system call: the main
+   (bounds.c) are what it can know without a system call: the main
    thread's RLIMIT_STACK below __libc_stack_end, another thread's stack
    from its sp up to its thread pointer.  After a stack overflow the
    interrupted sp lies below the mapped stack, in the guard area, and
