@@ -31,6 +31,7 @@
 #include "gorc/prof.h"
 #include "prof-data.h"
 #include "prof-fold.h"
+#include "prof-kernel.h"
 #include "prof-perfdata.h"
 #include "prof-pprof.h"
 #include "prof-preload.h"
@@ -42,7 +43,7 @@ struct options {
   const char *prefix, *title;
   const char *perf_data;     /* --perf-data FILE */
   const char *stacks;        /* --stacks FILE */
-  int quiet, svg, keep, top, preload, children;
+  int quiet, svg, keep, top, preload, children, user_only;
   double duration;
   unsigned stack_size;
   pid_t *pids;
@@ -54,7 +55,8 @@ struct options {
 static void usage(FILE *f)
 {
   fprintf(f, "usage: gorc-prof [-F HZ] [-o PREFIX] [-q] [-d SECONDS] [--stack-size=BYTES]\n"
-             "                 [--no-children] [--top=N] [--title=TEXT] [--no-svg] [--stacks=FILE]\n"
+             "                 [--no-children] [--user-only] [--top=N] [--title=TEXT] [--no-svg]\n"
+             "                 [--stacks=FILE]\n"
              "                 (-p PID[,PID...] | --perf-data FILE | -- PROGRAM [ARGS...])\n"
              "       gorc-prof --preload [-F HZ] [-o PREFIX] [--keep-data] ... -- PROGRAM [ARGS...]\n");
 }
@@ -121,6 +123,8 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
     o->preload = 1;
   else if (strcmp(a, "--no-children") == 0)
     o->children = 0;
+  else if (strcmp(a, "--user-only") == 0)
+    o->user_only = 1;
   else {
     fprintf(stderr, "gorc-prof: unknown option %s\n", a);
     return -1;
@@ -188,7 +192,7 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
     return prof_preload_run(&po, d, status, cpu);
   }
   struct prof_record_opts ro = { o->pids, o->npids, o->cmd, o->hz, o->duration,
-                                 o->stack_size, o->children, progress };
+                                 o->stack_size, o->children, progress, o->user_only };
   int rc = prof_record(&ro, d, status);
   struct rusage ru;
   getrusage(RUSAGE_CHILDREN, &ru);
@@ -197,10 +201,26 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
   return rc;
 }
 
+static double wall_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What the profile is of: the program's base name, else the prefix's.  */
+static const char *profile_name(const struct options *o)
+{
+  const char *name = o->cmd ? o->cmd[0] : o->prefix;
+  const char *b = strrchr(name, '/');
+  return b ? b + 1 : name;
+}
+
 /* Step 3: PREFIX.folded, PREFIX.pb.gz and PREFIX.svg.  0, or 1 when one
    could not be written.  */
 static int write_outputs(const struct options *o, const struct prof_data *d,
-                         const struct prof_folded *list, size_t nl, double elapsed)
+                         const struct prof_folded *list, size_t nl, double start,
+                         double elapsed)
 {
   int rc = 0;
   char path[PATH_MAX + 16];
@@ -209,7 +229,8 @@ static int write_outputs(const struct options *o, const struct prof_data *d,
     rc = 1;
   }
   snprintf(path, sizeof path, "%s.pb.gz", o->prefix);
-  if (prof_pprof_write(path, list, nl, (uint64_t)(1e9 / (double)o->hz), elapsed) != 0)
+  if (prof_pprof_write(path, profile_name(o), list, nl, (uint64_t)(1e9 / (double)o->hz), start,
+                       elapsed) != 0)
     rc = 1;
   snprintf(path, sizeof path, "%s.folded", o->prefix);
   FILE *f = prof_create(path);
@@ -217,21 +238,25 @@ static int write_outputs(const struct options *o, const struct prof_data *d,
     fprintf(stderr, "gorc-prof: cannot write %s: %s\n", path, strerror(errno));
     rc = 1;
   } else {
-    for (size_t k = 0; k < nl; k++)
-      fprintf(f, "%s %llu\n", list[k].stack, (unsigned long long)list[k].count);
+    /* a line per stack: the threads' counts (adjacent: LIST is sorted
+       by stack first) added */
+    for (size_t k = 0; k < nl;) {
+      uint64_t count = 0;
+      size_t first = k;
+      for (; k < nl && strcmp(list[k].stack, list[first].stack) == 0; k++)
+        count += list[k].count;
+      fprintf(f, "%s %llu\n", list[first].stack, (unsigned long long)count);
+    }
     if (fclose(f) != 0)
       rc = 1;
   }
   if (!o->svg)
     return rc;
   char title[PATH_MAX + 64];
-  if (o->title) {
+  if (o->title)
     snprintf(title, sizeof title, "%s", o->title);
-  } else {
-    const char *name = o->cmd ? o->cmd[0] : o->prefix;
-    const char *b = strrchr(name, '/');
-    snprintf(title, sizeof title, "gorc-prof: %s", b ? b + 1 : name);
-  }
+  else
+    snprintf(title, sizeof title, "gorc-prof: %s", profile_name(o));
   struct svg_stack *ss = prof_xmalloc((nl ? nl : 1) * sizeof *ss);
   for (size_t k = 0; k < nl; k++) {
     ss[k].stack = list[k].stack;
@@ -309,6 +334,11 @@ static void print_summary(const struct options *o, const struct prof_data *d,
     fprintf(stderr, ", %llu frame-pointer callchains (perf record -g, used as they are)",
             (unsigned long long)c->callchain);
   fprintf(stderr, "\n");
+  if (c->kernel_frames)
+    fprintf(stderr, "gorc-prof: %llu samples in the kernel (%.1f%%), %llu of them with no user "
+            "part (kernel threads, idle)\n", (unsigned long long)c->kernel_frames,
+            100.0 * (double)c->kernel_frames / (double)(ns ? ns : 1),
+            (unsigned long long)c->kernel_only);
   if (d->record_bytes && ns)
     fprintf(stderr, "gorc-prof: %.1f MB of perf records, %.0f bytes per sample (%.0f of them "
             "stack)\n", (double)d->record_bytes / 1e6, (double)d->record_bytes / (double)ns,
@@ -351,7 +381,7 @@ int main(int argc, char **argv)
   }
   struct prof_data d = { 0 };
   int status = 0;
-  double cpu = 0, t0 = now();
+  double cpu = 0, t0 = now(), start = wall_now();
   if (record(&o, &d, &status, &cpu) != 0) {
     prof_data_free(&d);
     prof_modules_end();       /* its scratch files */
@@ -362,11 +392,12 @@ int main(int argc, char **argv)
   struct prof_fold_counts counts;
   size_t nl;
   struct prof_folded *list = prof_fold(&d, &nl, &counts);
-  int rc_files = write_outputs(&o, &d, list, nl, elapsed);
+  int rc_files = write_outputs(&o, &d, list, nl, start, elapsed);
   if (!o.quiet)
     print_summary(&o, &d, &counts, list, nl, elapsed, cpu);
   prof_folded_free(list, nl);
   prof_data_free(&d);
   prof_modules_end();
+  prof_kernel_end();
   return exit_status(status, rc_files);
 }

@@ -64,6 +64,7 @@ struct recorder {
   size_t ring_pages;          /* data pages per ring tried first */
   int hold;                   /* GORC_PROF_TEST_HOLD_RING: rings not read yet */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
+  int kernel;                 /* samples in the kernel, with its callchains */
 };
 
 static volatile sig_atomic_t interrupted, release_asked;
@@ -117,6 +118,35 @@ static void explain_permission(int err)
           "(CAP_PERFMON) to profile another user's process\n");
 }
 
+/* May gorc-prof sample in the kernel?  perf_event_paranoid at most 1,
+   or CAP_PERFMON (root): tried with an event on gorc-prof itself, as
+   the kernel decides it.  1, or 0 after a line saying why not.  */
+static int kernel_allowed(void)
+{
+  struct perf_event_attr a;
+  memset(&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_SOFTWARE;
+  a.config = PERF_COUNT_SW_CPU_CLOCK;
+  a.sample_period = 1000000;
+  a.sample_type = PERF_SAMPLE_CALLCHAIN;
+  a.exclude_callchain_user = 1;
+  a.disabled = 1;
+  int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd >= 0) {
+    close(fd);
+    return 1;
+  }
+  if (errno == EACCES || errno == EPERM)
+    fprintf(stderr, "gorc-prof: no kernel frames: kernel.perf_event_paranoid is %d (at most 1, "
+            "or CAP_PERFMON, lets gorc-prof sample the kernel); user frames only\n",
+            paranoid_level());
+  else
+    fprintf(stderr, "gorc-prof: no kernel frames: perf_event_open refuses kernel samples (%s); "
+            "user frames only\n", strerror(errno));
+  return 0;
+}
+
 static void attr_init(struct recorder *r)
 {
   struct perf_event_attr *a = &r->attr;
@@ -129,7 +159,12 @@ static void attr_init(struct recorder *r)
                    PERF_SAMPLE_STACK_USER;
   a->sample_regs_user = GORC_PERF_REGS_MASK;
   a->sample_stack_user = r->o->stack_size;
-  a->exclude_kernel = 1;
+  /* the kernel's callchain, its own ORC-unwound part only: the user
+     part is unwound here from the copy */
+  if (r->kernel)
+    a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+  a->exclude_callchain_user = 1;
+  a->exclude_kernel = !r->kernel;
   a->exclude_hv = 1;
   a->mmap = 1;
   a->mmap2 = 1;
@@ -567,6 +602,7 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     free(r.rings);
     return 2;
   }
+  r.kernel = !o->user_only && kernel_allowed();
   attr_init(&r);
   if (open_events(&r) != 0) {
     rc = 2;

@@ -20,6 +20,7 @@ struct prof_record_opts {
   unsigned stack_size;       /* bytes of user stack per sample */
   int children;              /* follow child processes too */
   int progress;              /* 1: a progress line on stderr (terminal), 2: every 5 s */
+  int user_only;             /* --user-only: no kernel frames (else where allowed) */
 };
 
 /* Record into D.  Returns 0, or 2 after an error message.  *STATUS gets
