@@ -3,6 +3,7 @@
 
      gorc-prof [OPTIONS] -- PROGRAM [ARGS...]   start PROGRAM and profile it
      gorc-prof [OPTIONS] -p PID[,PID...]        profile running processes
+     gorc-prof [OPTIONS] -a [-d SECONDS]        profile every process
 
    By default it samples with perf events (cpu-clock, every thread, new
    threads and child processes): each sample is the user registers and a
@@ -13,7 +14,7 @@
    record, fold the stacks with their symbols (prof-fold.c), write
    PREFIX.folded, PREFIX.pb.gz (pprof, prof-pprof.c) and PREFIX.svg
    (prof-svg.c), print a summary.  See
-   README.md, "gorc-prof".  */
+   README.md, "gorc-prof", and docs/PROFILER.md.  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -43,8 +44,8 @@ struct options {
   const char *prefix, *title;
   const char *perf_data;     /* --perf-data FILE */
   const char *stacks;        /* --stacks FILE */
-  int quiet, svg, keep, top, preload, children, user_only;
-  double duration;
+  int quiet, svg, keep, top, preload, children, user_only, all;
+  double duration, every;
   unsigned stack_size;
   pid_t *pids;
   size_t npids;
@@ -54,10 +55,11 @@ struct options {
 
 static void usage(FILE *f)
 {
-  fprintf(f, "usage: gorc-prof [-F HZ] [-o PREFIX] [-q] [-d SECONDS] [--stack-size=BYTES]\n"
+  fprintf(f, "usage: gorc-prof [-F HZ] [-o PREFIX] [-q] [-d SECONDS] [--every=SECONDS]\n"
+             "                 [--stack-size=BYTES]\n"
              "                 [--no-children] [--user-only] [--top=N] [--title=TEXT] [--no-svg]\n"
              "                 [--stacks=FILE]\n"
-             "                 (-p PID[,PID...] | --perf-data FILE | -- PROGRAM [ARGS...])\n"
+             "                 (-a | -p PID[,PID...] | --perf-data FILE | -- PROGRAM [ARGS...])\n"
              "       gorc-prof --preload [-F HZ] [-o PREFIX] [--keep-data] ... -- PROGRAM [ARGS...]\n");
 }
 
@@ -103,6 +105,8 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
     return parse_pids(o, v);
   else if ((v = opt_value(argc, argv, i, "-d", "--duration")))
     o->duration = strtod(v, NULL);
+  else if ((v = opt_value(argc, argv, i, NULL, "--every")))
+    o->every = strtod(v, NULL);
   else if ((v = opt_value(argc, argv, i, NULL, "--stack-size")))
     o->stack_size = (unsigned)strtoul(v, NULL, 10);
   else if ((v = opt_value(argc, argv, i, NULL, "--perf-data")))
@@ -125,6 +129,8 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
     o->children = 0;
   else if (strcmp(a, "--user-only") == 0)
     o->user_only = 1;
+  else if (strcmp(a, "-a") == 0 || strcmp(a, "--all") == 0)
+    o->all = 1;
   else {
     fprintf(stderr, "gorc-prof: unknown option %s\n", a);
     return -1;
@@ -149,8 +155,13 @@ static int parse_options(struct options *o, int argc, char **argv)
       return -1;
   }
   o->cmd = i < argc ? argv + i : NULL;
-  if ((o->cmd != NULL) + (o->npids > 0) + (o->perf_data != NULL) != 1) {
-    fprintf(stderr, "gorc-prof: give one of -p PID, --perf-data FILE or -- PROGRAM\n");
+  if ((o->cmd != NULL) + (o->npids > 0) + (o->perf_data != NULL) + o->all != 1) {
+    fprintf(stderr, "gorc-prof: give one of -a, -p PID, --perf-data FILE or -- PROGRAM\n");
+    return -1;
+  }
+  if (o->every < 0 || (o->every > 0 && o->every < 0.1) || (o->every > 0 && o->perf_data)) {
+    fprintf(stderr, "gorc-prof: --every wants 0.1 seconds or more, while recording "
+            "(not --perf-data)\n");
     return -1;
   }
   if (o->hz < 1 || o->hz > 100000) {
@@ -161,12 +172,17 @@ static int parse_options(struct options *o, int argc, char **argv)
     fprintf(stderr, "gorc-prof: --stack-size wants a multiple of 8 from 8 to 65528\n");
     return -1;
   }
+  if (o->preload && o->every > 0) {
+    fprintf(stderr, "gorc-prof: --preload writes one profile: --every needs perf events\n");
+    return -1;
+  }
   if (o->preload && !o->cmd) {
     fprintf(stderr, "gorc-prof: --preload starts the program: it cannot attach (-p)\n");
     return -1;
   }
   if (!o->prefix) {
-    const char *name = o->cmd ? o->cmd[0] : o->perf_data ? o->perf_data : "gorc-prof";
+    const char *name = o->cmd ? o->cmd[0] : o->perf_data ? o->perf_data
+                       : o->all ? "all" : "gorc-prof";
     const char *b = strrchr(name, '/');
     snprintf(o->defprefix, sizeof o->defprefix, "%s", b ? b + 1 : name);
     o->prefix = o->defprefix;
@@ -181,8 +197,19 @@ static double now(void)
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* --every: the profiles written so far.  */
+struct intervals {
+  const struct options *o;
+  unsigned written;
+  uint64_t samples;
+  double start;              /* the current interval's, seconds since the epoch */
+};
+
+static prof_interval_fn write_interval;
+
 /* Step 1: the samples, by perf events or by the preloaded sampler.  */
-static int record(const struct options *o, struct prof_data *d, int *status, double *cpu)
+static int record(const struct options *o, struct prof_data *d, int *status, double *cpu,
+                  struct intervals *iv)
 {
   int progress = o->quiet ? 0 : isatty(STDERR_FILENO) ? 1 : 2;
   if (o->perf_data)
@@ -191,8 +218,12 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
     struct prof_preload_opts po = { o->cmd, o->hz, progress, o->keep };
     return prof_preload_run(&po, d, status, cpu);
   }
-  struct prof_record_opts ro = { o->pids, o->npids, o->cmd, o->hz, o->duration,
-                                 o->stack_size, o->children, progress, o->user_only };
+  struct prof_record_opts ro = {
+    .pids = o->pids, .npids = o->npids, .cmd = o->cmd, .all = o->all, .hz = o->hz,
+    .duration = o->duration, .stack_size = o->stack_size, .children = o->children,
+    .progress = progress, .user_only = o->user_only, .every = o->every,
+    .interval = write_interval, .interval_arg = iv
+  };
   int rc = prof_record(&ro, d, status);
   struct rusage ru;
   getrusage(RUSAGE_CHILDREN, &ru);
@@ -216,6 +247,51 @@ static const char *profile_name(const struct options *o)
   return b ? b + 1 : name;
 }
 
+static int svg_stack_cmp(const void *a, const void *b)
+{
+  const struct svg_stack *x = a, *y = b;
+  return strcmp(x->stack, y->stack);
+}
+
+/* The lines of PREFIX.folded (and the flame graph's stacks): a line per
+   stack, its threads' counts added; with -a each stack under its
+   process's command, as perf's flame graphs show a system (the
+   strings are made: free them).  *N lines.  */
+static struct svg_stack *folded_lines(const struct options *o, const struct prof_folded *list,
+                                      size_t nl, size_t *n)
+{
+  struct svg_stack *lines = prof_xmalloc((nl ? nl : 1) * sizeof *lines);
+  for (size_t k = 0; k < nl; k++) {
+    const char *comm = list[k].comm && list[k].comm[0] ? list[k].comm : "[unknown]";
+    char *text;
+    if (!o->all)
+      text = prof_xstrdup(list[k].stack);
+    else if (asprintf(&text, "%s;%s", comm, list[k].stack) < 0)
+      text = prof_xstrdup(list[k].stack);
+    lines[k].stack = text;
+    lines[k].count = list[k].count;
+  }
+  qsort(lines, nl, sizeof *lines, svg_stack_cmp);
+  size_t kept = 0;
+  for (size_t k = 0; k < nl; k++) {
+    if (kept && strcmp(lines[kept - 1].stack, lines[k].stack) == 0) {
+      lines[kept - 1].count += lines[k].count;
+      free((char *)lines[k].stack);
+    } else {
+      lines[kept++] = lines[k];
+    }
+  }
+  *n = kept;
+  return lines;
+}
+
+static void folded_lines_free(struct svg_stack *lines, size_t n)
+{
+  for (size_t k = 0; k < n; k++)
+    free((char *)lines[k].stack);
+  free(lines);
+}
+
 /* Step 3: PREFIX.folded, PREFIX.pb.gz and PREFIX.svg.  0, or 1 when one
    could not be written.  */
 static int write_outputs(const struct options *o, const struct prof_data *d,
@@ -232,43 +308,61 @@ static int write_outputs(const struct options *o, const struct prof_data *d,
   if (prof_pprof_write(path, profile_name(o), list, nl, (uint64_t)(1e9 / (double)o->hz), start,
                        elapsed) != 0)
     rc = 1;
+  size_t nlines;
+  struct svg_stack *lines = folded_lines(o, list, nl, &nlines);
   snprintf(path, sizeof path, "%s.folded", o->prefix);
   FILE *f = prof_create(path);
   if (!f) {
     fprintf(stderr, "gorc-prof: cannot write %s: %s\n", path, strerror(errno));
     rc = 1;
   } else {
-    /* a line per stack: the threads' counts (adjacent: LIST is sorted
-       by stack first) added */
-    for (size_t k = 0; k < nl;) {
-      uint64_t count = 0;
-      size_t first = k;
-      for (; k < nl && strcmp(list[k].stack, list[first].stack) == 0; k++)
-        count += list[k].count;
-      fprintf(f, "%s %llu\n", list[first].stack, (unsigned long long)count);
-    }
+    for (size_t k = 0; k < nlines; k++)
+      fprintf(f, "%s %llu\n", lines[k].stack, (unsigned long long)lines[k].count);
     if (fclose(f) != 0)
       rc = 1;
   }
-  if (!o->svg)
+  if (!o->svg) {
+    folded_lines_free(lines, nlines);
     return rc;
+  }
   char title[PATH_MAX + 64];
   if (o->title)
     snprintf(title, sizeof title, "%s", o->title);
   else
     snprintf(title, sizeof title, "gorc-prof: %s", profile_name(o));
-  struct svg_stack *ss = prof_xmalloc((nl ? nl : 1) * sizeof *ss);
-  for (size_t k = 0; k < nl; k++) {
-    ss[k].stack = list[k].stack;
-    ss[k].count = list[k].count;
-  }
   snprintf(path, sizeof path, "%s.svg", o->prefix);
-  if (svg_write(path, title, ss, nl) != 0) {
+  if (svg_write(path, title, lines, nlines) != 0) {
     fprintf(stderr, "gorc-prof: cannot write %s: %s\n", path, strerror(errno));
     rc = 1;
   }
-  free(ss);
+  folded_lines_free(lines, nlines);
   return rc;
+}
+
+/* --every: the samples of the interval that ends now to
+   PREFIX-NNNNNN.pb.gz (numbered from 1; written aside and renamed, so
+   that a collector never reads a partial file), then dropped.  */
+static void write_interval(void *arg, struct prof_data *d)
+{
+  struct intervals *iv = arg;
+  const struct options *o = iv->o;
+  double end = wall_now();
+  char path[PATH_MAX + 32];
+  size_t nl, ns, nt;
+  struct prof_fold_counts counts;
+  struct prof_folded *list = prof_fold(d, &nl, &counts);
+  prof_data_totals(d, &ns, &nt);
+  snprintf(path, sizeof path, "%s-%06u.pb.gz", o->prefix, iv->written + 1);
+  if (prof_pprof_write(path, profile_name(o), list, nl, (uint64_t)(1e9 / (double)o->hz),
+                       iv->start, end - iv->start) == 0) {
+    iv->written++;
+    iv->samples += ns;
+    if (!o->quiet)
+      fprintf(stderr, "gorc-prof: wrote %s: %zu samples, %.1f s\n", path, ns, end - iv->start);
+  }
+  prof_folded_free(list, nl);
+  prof_data_clear_samples(d);
+  iv->start = end;
 }
 
 struct selfcount {
@@ -371,6 +465,23 @@ static int exit_status(int status, int rc_files)
   return 1;
 }
 
+/* --every: the last interval written; what was written said.  */
+static int finish_intervals(const struct options *o, struct prof_data *d, struct intervals *iv,
+                            int status, double elapsed)
+{
+  unsigned before = iv->written;
+  uint64_t lost = d->lost;
+  write_interval(iv, d);
+  if (!o->quiet)
+    fprintf(stderr, "gorc-prof: %u profiles %s-000001.pb.gz .. %s-%06u.pb.gz, %llu samples, "
+            "%.2f s; %llu lost\n", iv->written, o->prefix, o->prefix, iv->written,
+            (unsigned long long)iv->samples, elapsed, (unsigned long long)lost);
+  prof_data_free(d);
+  prof_modules_end();
+  prof_kernel_end();
+  return exit_status(status, iv->written == before + 1 ? 0 : 1);
+}
+
 int main(int argc, char **argv)
 {
   struct options o = { .hz = 1000, .svg = 1, .top = 5, .children = 1, .stack_size = 8192 };
@@ -382,12 +493,15 @@ int main(int argc, char **argv)
   struct prof_data d = { 0 };
   int status = 0;
   double cpu = 0, t0 = now(), start = wall_now();
-  if (record(&o, &d, &status, &cpu) != 0) {
+  struct intervals iv = { &o, 0, 0, start };
+  if (record(&o, &d, &status, &cpu, &iv) != 0) {
     prof_data_free(&d);
     prof_modules_end();       /* its scratch files */
     return 2;
   }
   double elapsed = now() - t0;
+  if (o.every > 0)
+    return finish_intervals(&o, &d, &iv, status, elapsed);
 
   struct prof_fold_counts counts;
   size_t nl;

@@ -133,10 +133,11 @@ static void feed_sample(struct prof_data *d, const struct gorc_perf_layout *l,
     d->stack_bytes += s.stack_size;
   } else {
     /* frame-pointer callchains (perf record -g) are used as they are:
-       their user part, which follows PERF_CONTEXT_USER */
-    end = PROF_WALK_CALLCHAIN;
+       their user part, which follows PERF_CONTEXT_USER; a kernel
+       thread's or the idle task's sample has none */
     nuser = callchain_part(s.callchain, s.ncallchain, PERF_CONTEXT_USER, uips,
                            GORC_PROF_MAX_DEPTH);
+    end = nuser ? PROF_WALK_CALLCHAIN : PROF_WALK_KERNEL;
   }
   if (nkernel + nuser > 0)
     prof_proc_add_sample(p, s.time, s.tid, end, kips, nkernel, uips, nuser);

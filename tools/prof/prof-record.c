@@ -6,7 +6,12 @@
    every 50 ms; records are copied out, ordered by time and fed to the
    profile (prof-feed.c) once every buffer has been read past them, so
    that a mapping reported on one CPU is known before the samples another
-   CPU took in it.  */
+   CPU took in it.
+
+   With -a there is one event per CPU for every process (pid -1); the
+   processes running when it starts are read from /proc, as perf
+   synthesizes them.  With --every the records older than each
+   interval's end are fed, then the interval's hook writes them out.  */
 
 #define _GNU_SOURCE
 #include "prof-record.h"
@@ -172,8 +177,9 @@ static void attr_init(struct recorder *r)
   a->comm_exec = 1;
   a->task = 1;
   a->sample_id_all = 1;
-  a->inherit = 1;
-  a->inherit_thread = !r->o->children;
+  /* a CPU's event sees every task: nothing to inherit */
+  a->inherit = !r->o->all;
+  a->inherit_thread = !r->o->all && !r->o->children;
   a->use_clockid = 1;
   a->clockid = CLOCK_MONOTONIC;
   a->watermark = 1;
@@ -206,8 +212,8 @@ static int ring_map(const struct recorder *r, struct ring *ring, int fd)
   return -1;
 }
 
-/* Open the event of thread TID on every CPU.  0, 1 when the thread is
-   gone, or -1 after an error message.  */
+/* Open the event of thread TID (-1: every task) on every CPU.  0, 1 when
+   the thread is gone, or -1 after an error message.  */
 static int open_thread(struct recorder *r, pid_t tid)
 {
   for (int cpu = 0; cpu < r->ncpus; cpu++) {
@@ -217,7 +223,11 @@ static int open_thread(struct recorder *r, pid_t tid)
     if (fd < 0 && errno == ESRCH)
       return 1;
     if (fd < 0) {
-      if (errno == EACCES || errno == EPERM)
+      if ((errno == EACCES || errno == EPERM) && tid < 0)
+        fprintf(stderr, "gorc-prof: perf_event_open: %s: -a (every process) needs "
+                "kernel.perf_event_paranoid at most 0, or CAP_PERFMON (root); it is %d\n",
+                strerror(errno), paranoid_level());
+      else if (errno == EACCES || errno == EPERM)
         explain_permission(errno);
       else
         fprintf(stderr, "gorc-prof: perf_event_open (thread %d, CPU %d): %s\n", (int)tid, cpu,
@@ -299,6 +309,25 @@ static void synthesize_process(struct recorder *r, pid_t pid)
       prof_proc_add_span(pp, m->bias, lo, hi, m->path);
   }
   fclose(f);
+}
+
+/* -a: every process running now, from /proc (the idle task, pid 0,
+   named as perf names it).  */
+static void synthesize_all(struct recorder *r)
+{
+  DIR *dir = opendir("/proc");
+  if (!dir)
+    return;
+  struct dirent *de;
+  while ((de = readdir(dir))) {
+    char *end;
+    long pid = strtol(de->d_name, &end, 10);
+    if (*end == 0 && pid > 0 && pid <= INT32_MAX)
+      synthesize_process(r, (pid_t)pid);
+  }
+  closedir(dir);
+  struct prof_proc *idle = prof_proc_get(r->d, 0);
+  snprintf(idle->comm, sizeof idle->comm, "swapper");
 }
 
 /* Has process PID ended (gone, or a zombie its parent has not reaped)?  */
@@ -463,6 +492,18 @@ static void feed_until(struct recorder *r, uint64_t horizon)
   r->npend -= k;
 }
 
+/* --every: every record written before now fed, then the interval's
+   hook.  */
+static void cut_interval(struct recorder *r)
+{
+  uint64_t end = now_ns();
+  for (int c = 0; c < r->ncpus; c++)
+    if (r->rings[c].fd >= 0)
+      drain_ring(r, &r->rings[c]);
+  feed_until(r, end);
+  r->o->interval(r->o->interval_arg, r->d);
+}
+
 static void progress(const struct recorder *r, double t, int final)
 {
   size_t ns, nt;
@@ -480,6 +521,8 @@ static void progress(const struct recorder *r, double t, int final)
 /* Are the attached processes all gone?  */
 static int targets_gone(struct recorder *r, int *status)
 {
+  if (r->o->all)
+    return 0;
   if (r->child) {
     r->child_done = waitpid(r->child, status, WNOHANG) == r->child;
     return r->child_done;
@@ -500,9 +543,14 @@ static void record_loop(struct recorder *r, int *status)
   for (int c = 0; c < r->ncpus; c++)
     if (r->rings[c].fd >= 0)
       pfd[npfd++] = (struct pollfd){ .fd = r->rings[c].fd, .events = POLLIN };
+  double interval_end = t0 + r->o->every;
   for (;;) {
     int done = interrupted || targets_gone(r, status)
                || (r->o->duration > 0 && now() - t0 >= r->o->duration);
+    if (r->o->every > 0 && !done && now() >= interval_end) {
+      cut_interval(r);
+      interval_end += r->o->every;
+    }
     if (r->hold && !done && !release_asked) {
       poll(NULL, 0, DRAIN_MS);
       continue;
@@ -547,9 +595,19 @@ static void recorder_close(struct recorder *r)
   free(r->rings);
 }
 
-/* Open the events: on the stopped program, or on each process of -p.  */
+/* Open the events: on every CPU (-a), on the stopped program, or on each
+   process of -p.  */
 static int open_events(struct recorder *r)
 {
+  if (r->o->all) {
+    if (open_thread(r, -1) != 0)
+      return -1;
+    /* after the events open: a process started in between is in both */
+    synthesize_all(r);
+    if (r->o->progress)
+      fprintf(stderr, "gorc-prof: recording every process on %d CPUs\n", r->ncpus);
+    return 0;
+  }
   if (r->child) {
     int rc = open_thread(r, r->child);
     if (rc > 0)
