@@ -31,21 +31,30 @@ uint64_t prof_hash(const char *s)
 
 /* ---- symbols ---- */
 
-/* NAME for display: a symbol version ("@@GLIBC_2.34") cut, C++ demangled.  */
+/* NAME for display: a symbol version ("@@GLIBC_2.34") cut, C++ demangled;
+   a PLT stub's "@plt" (symtab.h) kept after its demangled name.  */
 static const char *demangle(const char *sym)
 {
+  static const char plt[] = "@plt";
   char *name = prof_xstrdup(sym), *at = strchr(name, '@');
+  int is_plt = at && strcmp(at, plt) == 0;
   if (at && at != name)
     *at = 0;
-  if (name[0] != '_' || name[1] != 'Z')
-    return name;
-  int status = 0;
-  char *d = __cxa_demangle(name, NULL, NULL, &status);
-  if (d && status == 0) {
-    free(name);
-    return d;
+  if (name[0] == '_' && name[1] == 'Z') {
+    int status = 0;
+    char *d = __cxa_demangle(name, NULL, NULL, &status);
+    if (d && status == 0) {
+      free(name);
+      name = d;
+    } else {
+      free(d);
+    }
   }
-  free(d);
+  if (is_plt) {
+    size_t n = strlen(name);
+    name = prof_xrealloc(name, n + sizeof plt);
+    memcpy(name + n, plt, sizeof plt);
+  }
   return name;
 }
 
