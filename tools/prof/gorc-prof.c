@@ -414,8 +414,13 @@ static void print_summary(const struct options *o, const struct prof_data *d,
   size_t ns, nt;
   prof_data_totals(d, &ns, &nt);
   /* the CPU time is known of a started program only */
+  size_t sampled = 0;
+  for (size_t i = 0; i < d->nprocs; i++)
+    sampled += d->procs[i].nsamples > 0;
   fprintf(stderr, "gorc-prof: %zu samples, %zu threads, %zu process%s, %.2f s", ns, nt,
           d->nprocs, d->nprocs == 1 ? "" : "es", elapsed);
+  if (o->all)
+    fprintf(stderr, " (%zu with samples)", sampled);
   if (o->cmd)
     fprintf(stderr, ", %.2f s CPU", cpu);
   fprintf(stderr, "; %llu lost\n", (unsigned long long)d->lost);
