@@ -39,7 +39,8 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 PROF_SRCS = tools/prof/gorc-prof.c tools/prof/prof-svg.c tools/prof/prof-data.c \
 	tools/prof/prof-fold.c tools/prof/prof-preload.c tools/prof/prof-record.c \
 	tools/prof/prof-feed.c tools/prof/prof-perf.c tools/prof/prof-unwind.c \
-	tools/prof/prof-perfdata.c tools/prof/prof-pprof.c tools/prof/profile.pb-c.c
+	tools/prof/prof-perfdata.c tools/prof/prof-pprof.c tools/prof/prof-kernel.c \
+	tools/prof/profile.pb-c.c
 PROF_OBJS = $(PROF_SRCS:.c=.o)
 tools/prof/%.o: TOOL_CFLAGS += -Itools/prof
 # Every gorc-prof object waits for the generated pprof header, which
