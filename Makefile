@@ -15,7 +15,9 @@
 #                 when the aarch64 plugin is)
 #   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
 #                 time (also for gcc-11 when installed), start-up, stack walks,
-#                 static calls; BENCH_ONLY=unwind: the stack walks alone
+#                 static calls; BENCH_ONLY=unwind: the stack walks alone;
+#                 last, records vs SFrame v3 with the newest GCC of the sid
+#                 root (bench/sframe-v3.sh; skipped without the root)
 #   make deps     install the Debian packages gorc needs (run automatically)
 #   make check-matrix   the testsuite for GCC 13 to 16 (and their aarch64
 #                 cross compilers) in a Debian sid root (scripts/sid-root.sh,
@@ -131,7 +133,7 @@ plugin/gcc-$(4)/%.o: plugin/%.cc | deps-if-missing
 	@test -n "$(3)" || { echo "gorc: cannot run '$(1)' (set CC or PLUGIN_CC to an installed GCC)" >&2; exit 1; }
 	@case " $$(SUPPORTED_GCC) " in *" $(3) "*) ;; *) \
 	  echo "gorc: $(1) is GCC $(3); the plugin supports these GCC versions only: $$(SUPPORTED_GCC)" \
-	       "(README.md, 'Porting to another GCC'); build with one of those: make PLUGIN_CC=gcc-N" >&2; \
+	       "(docs/GCC_VERSIONS.md, 'Porting to another GCC'); build with one of those: make PLUGIN_CC=gcc-N" >&2; \
 	  exit 1;; esac
 	@test -f "$$(call gcc_plugin_dir,$(1))/include/plugin-version.h" || { \
 	  echo "gorc: GCC plugin headers not found in $$(call gcc_plugin_dir,$(1))/include;" \
@@ -209,6 +211,7 @@ bench: all
 	  $(BENCH_PLUGIN_MAKE) PLUGIN_CC=$$cc all && \
 	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \
 	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
+	test "$$BENCH_ONLY" = unwind || bench/sframe-v3.sh
 
 clean: runtime-clean
 	rm -f $(PLUGIN) $(TOOLS) $(DROPIN_TOOLS) tools/prof/profile.pb-c.c tools/prof/profile.pb-c.h

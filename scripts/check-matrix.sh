@@ -5,8 +5,9 @@
 #   check-matrix.sh [N]...
 #
 # Each version builds in its own copy of the source tree inside the root
-# (/build/gcc-N: the files git knows, committed or not, and no build
-# output), so neither the host's build nor another version's is touched.
+# (/build/gcc-N, sid-root.sh copy: the files git knows, committed or not,
+# and no build output), so neither the host's build nor another
+# version's is touched.
 # Each version's log and .sum files go to testsuite/out-matrix/ in this
 # tree; the run prints each version's count and time, then ends with one
 # line "N passed, M failed" over all of them (testsuite/summary.sh).
@@ -18,23 +19,16 @@ OUT=$SRC/testsuite/out-matrix
 VERSIONS=${*:-13 14 15 16}
 
 "$SRC/scripts/sid-root.sh" ensure || exit 1
-command -v git >/dev/null && git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 ||
-  { echo "check-matrix.sh: $SRC is not a git tree (the copy takes git's file list)" >&2; exit 1; }
 rm -rf "$OUT" && mkdir -p "$OUT"
-
-# copy_tree DIR: the source files of this tree into DIR (emptied first).
-copy_tree() {
-  rm -rf --one-file-system "$1" && mkdir -p "$1"
-  git -C "$SRC" ls-files -z -co --exclude-standard |
-    (cd "$SRC" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
-    tar -C "$SRC" --null -T - -cf - | tar -C "$1" -xf -
-}
 
 status=0
 for v in $VERSIONS; do
   start=$(date +%s)
   build=/build/gcc-$v
-  copy_tree "$ROOT$build"
+  if ! "$SRC/scripts/sid-root.sh" copy "$build"; then
+    echo "ERROR: GCC $v: copying the tree into the root failed" >"$OUT/gcc-$v-norun.sum"
+    status=1; continue
+  fi
   "$SRC/scripts/sid-root.sh" run sh -c "cd $build &&
       make -j2 CC=gcc-$v CXX=g++-$v >build.log 2>&1 || { tail -n 30 build.log; exit 1; }
       make check CC=gcc-$v CXX=g++-$v" >"$OUT/gcc-$v.log" 2>&1

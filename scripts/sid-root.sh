@@ -5,6 +5,12 @@
 #                               /sys, /dev, /dev/pts and the source tree
 #                               mounted for that run only
 #   sid-root.sh status          say whether the root is there and complete
+#   sid-root.sh copy DIR        copy this source tree (the files git knows,
+#                               committed or not; no build output) to DIR
+#                               inside the root, emptied first: a build
+#                               there touches neither this tree's build
+#                               nor another copy's
+#   sid-root.sh newest          the newest GCC version of the root
 #
 # GORC_SID_ROOT: where the root lives (default /var/cache/gorc/sid-root,
 # outside any clone, so CI's fresh clones reuse it).  GORC_SID_MIRROR: the
@@ -141,8 +147,24 @@ ensure() {
   echo "sid-root.sh: root ready in $ROOT"
 }
 
+copy_tree() {
+  local dir=$ROOT$1
+  case $1 in /build/*) ;; *) die "copy: DIR must be under /build";; esac
+  command -v git >/dev/null && git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1 ||
+    die "$SRC is not a git tree (the copy takes git's file list)"
+  rm -rf --one-file-system "$dir" && mkdir -p "$dir"
+  git -C "$SRC" ls-files -z -co --exclude-standard |
+    (cd "$SRC" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
+    tar -C "$SRC" --null -T - -cf - | tar -C "$dir" -xf -
+}
+
 case "${1:-}" in
 ensure) ensure;;
+copy)
+  [ $# = 2 ] || die "usage: $0 copy /build/NAME"
+  is_complete || die "no complete root in $ROOT (run: $0 ensure)"
+  copy_tree "$2";;
+newest) echo "${VERSIONS##* }";;
 run)
   shift
   [ $# -gt 0 ] || die "usage: $0 run CMD [ARG]..."
@@ -155,5 +177,5 @@ status)
   if is_complete; then echo "sid-root.sh: complete root in $ROOT"
   else echo "sid-root.sh: no complete root in $ROOT"; exit 1; fi;;
 *)
-  echo "usage: $0 ensure | run CMD [ARG]... | status" >&2; exit 2;;
+  echo "usage: $0 ensure | run CMD [ARG]... | status | copy /build/NAME | newest" >&2; exit 2;;
 esac
