@@ -66,11 +66,20 @@ stamp_text() {
 STAMP=/etc/gorc-sid-root.stamp
 is_complete() { [ -f "$ROOT$STAMP" ] && [ "$(cat "$ROOT$STAMP")" = "$(stamp_text)" ]; }
 
-# Anything mounted at or below DIR in any mount namespace of this machine.
+# Anything mounted at or below DIR in any mount namespace of this machine,
+# or any process chrooted there (a chrooted process's mountinfo names its
+# mounts relative to its root, so the mounts of a `run` show as its
+# processes' roots).  The output decides, not the pipeline's status: cat
+# fails on processes that exit while it reads.
 mounted_below() {
-  local dir=$1
-  cat /proc/[0-9]*/mountinfo 2>/dev/null | awk -v d="$dir" '$5 == d || index($5, d "/") == 1' |
-    grep -q . 
+  local dir=$1 found r
+  found=$(cat /proc/[0-9]*/mountinfo 2>/dev/null |
+          awk -v d="$dir" '$5 == d || index($5, d "/") == 1 { print; exit }')
+  [ -n "$found" ] && return 0
+  for r in /proc/[0-9]*/root; do
+    case $(readlink "$r" 2>/dev/null) in "$dir"|"$dir"/*) return 0;; esac
+  done
+  return 1
 }
 
 remove_root_dir() {
