@@ -48,8 +48,15 @@ int gorc_backtrace_ucontext(const void *ucontext, void **ips, int max);
    (also when it returned an error).  Per thread, like errno: a signal
    handler that walks between a walk and this call changes it, so such a
    handler should save and restore it (a walk that succeeded returns the
-   count itself).  */
+   count itself).  gorc_backtrace2 below has no such state.  */
 int gorc_backtrace_count(void);
+
+/* gorc_backtrace and gorc_backtrace_ucontext that also store the number
+   of addresses stored in *COUNT (when COUNT is not null), whether they
+   succeed or not.  The count comes from the call itself, so no signal
+   handler's walk can change it: for code whose signal handlers walk.  */
+int gorc_backtrace2(void **ips, int max, int *count);
+int gorc_backtrace_ucontext2(const void *ucontext, void **ips, int max, int *count);
 
 /* A cursor for tools: one frame at a time.  */
 struct gorc_cursor {
