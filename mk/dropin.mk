@@ -40,13 +40,14 @@ PROF_SRCS = tools/prof/gorc-prof.c tools/prof/prof-svg.c tools/prof/prof-data.c 
 	tools/prof/prof-feed.c tools/prof/prof-perf.c tools/prof/prof-unwind.c \
 	tools/prof/prof-perfdata.c tools/prof/prof-pprof.c tools/prof/profile.pb-c.c
 PROF_OBJS = $(PROF_SRCS:.c=.o)
+PROF_LDFLAGS = -static-pie
 tools/prof/%.o: TOOL_CFLAGS += -Itools/prof
 # Every gorc-prof object waits for the generated pprof header, which
 # several of them include.
 $(PROF_OBJS): | tools/prof/profile.pb-c.h
 -include $(PROF_SRCS:.c=.d)
 tools/gorc-prof: $(PROF_OBJS) $(TOOL_LIB_OBJS) | deps-if-missing
-	$(CC) -o $@ $^ -static-pie -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
+	$(CC) -o $@ $^ $(PROF_LDFLAGS) -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
 PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
