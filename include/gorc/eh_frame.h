@@ -206,8 +206,8 @@ static inline int gorc_eh_rd_encoded(const uint8_t **pp, const uint8_t *end, uin
                       uint64_t datarel, uint64_t *out)
 {
   const uint8_t *field = *pp;
-  uint64_t v;
-  int64_t sv;
+  uint64_t v = 0;
+  int64_t sv = 0;
   int err;
 
   switch (enc & 0x0f) {
