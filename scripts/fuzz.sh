@@ -12,7 +12,7 @@
 #   fuzz_elf       the tools' ELF reading         testsuite/gorc.tools/fuzz/
 #   fuzz_elfsym    the crash handler's symbols    testsuite/gorc.tools/fuzz/
 #   fuzz_perfdata  gorc-prof's perf.data reader   testsuite/gorc.tools/fuzz/
-# Seeds: a program, its object and a shared library built here with $CC's
+# Seeds: a program (tools/robustness-prog.c), its object and a shared library built here with $CC's
 # plugin (and a stripped copy with a .gnu_debuglink to its debug file),
 # libgcc_s's .eh_frame, and a perf.data recorded here with perf (-g and
 # --call-graph dwarf) when perf can record; a minimal header otherwise.
@@ -55,10 +55,12 @@ eh=$root/testsuite/gorc.runtime/ehframe
 fz=$root/testsuite/gorc.tools/fuzz
 tool_lib=("$root"/tools/lib/{common,elfload,mapped,symtab,arch,arch-x86_64,arch-aarch64}.c)
 
-# build TARGET: the fuzzer binary $out/TARGET; 0 or 1 with the compiler's
-# messages in TARGET.build.log.
+# build TARGET: the fuzzer binary $out/TARGET (kept while no source of
+# gorc is newer); 0 or 1 with the compiler's messages in TARGET.build.log.
 build() {
   local srcs
+  [ -x "$1" ] && [ -z "$(find "$root/include" "$root/runtime/src" "$root/tools" "$eh" "$fz" \
+                           -name '*.[ch]' -newer "$1" -print -quit)" ] && return 0
   case $1 in
   fuzz_ehframe) srcs=(-I"$root/runtime/include" -I"$root/runtime/src" -I"$eh"
                       -I"$root/testsuite/gorc.runtime/support" "$eh/fuzz_ehframe.c"
@@ -82,19 +84,7 @@ build() {
 make_elf_seeds() {
   [ -d elf-seeds ] && return 0
   mkdir -p elf-seeds.tmp && cd elf-seeds.tmp || return 1
-  cat >t.c <<'EOF'
-#include <string.h>
-__attribute__((noinline)) int leaf(int x) { return x * 3 + 1; }
-__attribute__((noinline)) int frame(int n) {
-  char buf[256];
-  memset(buf, n, sizeof buf);
-  int s = 0;
-  for (int i = 0; i < n && i < 256; i++)
-    s += leaf(buf[i]);
-  return s;
-}
-int main(int argc, char **argv) { (void)argv; return frame(argc + 8) == 12345; }
-EOF
+  cp "$root/tools/robustness-prog.c" t.c || return 1
   local plugin=() so
   so=$root/plugin/gcc-$($CC -dumpversion | cut -d. -f1)/gorc.so   # $CC's plugin
   [ -f "$so" ] && plugin=(-fplugin="$so")
