@@ -103,6 +103,7 @@ TOOLS = tools/gorc-dump tools/gorc-check
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
 include mk/dropin.mk
+include mk/fuzz.mk
 
 all: $(PLUGIN) $(PLUGINS) $(TOOLS) $(RUNTIME_LIBS) $(if $(HAVE_AARCH64),$(A64_RT_LIBS))
 
@@ -165,6 +166,10 @@ demo: all deps-if-missing
 	  demo demo-sampled
 	scripts/demo.sh
 
+# SANITIZE=1: against sanitized tools and libgorc (mk/fuzz.mk).
+ifeq ($(SANITIZE),1)
+check: check-sanitize
+else
 check: all deps-if-missing
 	rm -rf testsuite/out && mkdir -p testsuite/out
 	cd testsuite && runtest --tool gorc --srcdir . --outdir out \
@@ -172,6 +177,7 @@ check: all deps-if-missing
 	  >out/runtest.log 2>&1; \
 	  tail -n 20 out/runtest.log
 	testsuite/summary.sh testsuite/out
+endif
 
 # The newer GCCs, each in the sid root in a copy of this tree (the host's
 # build and testsuite/out stay as they are); results in testsuite/out-matrix.

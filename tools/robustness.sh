@@ -42,25 +42,7 @@ trap 'rm -rf "$work"' EXIT
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
   CC=${CC:-gcc}
-  cat >"$work/t.c" <<'EOF'
-#include <string.h>
-__attribute__((noinline)) int leaf(int x) { return x * 3 + 1; }
-__attribute__((noinline)) int frame(int n) {
-  char buf[256];
-  memset(buf, n, sizeof buf);
-  int s = 0;
-  for (int i = 0; i < n && i < 256; i++)
-    s += leaf(buf[i]);
-  return s;
-}
-__attribute__((noinline)) int vla(int n) {
-  int a[n];
-  for (int i = 0; i < n; i++)
-    a[i] = frame(i);
-  return a[n / 2];
-}
-int main(int argc, char **argv) { (void)argv; return vla(argc + 8) == 12345; }
-EOF
+  cp "$here/robustness-prog.c" "$work/t.c" || exit 2
   if [ -f "$root/plugin/gorc.so" ] \
      && $CC -O2 -fplugin="$root/plugin/gorc.so" -c "$work/t.c" -o "$work/t.o" 2>"$work/cc.log" \
      && $CC "$work/t.o" -o "$work/t" 2>>"$work/cc.log"; then

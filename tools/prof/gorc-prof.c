@@ -365,6 +365,20 @@ static void write_interval(void *arg, struct prof_data *d)
   iv->start = end;
 }
 
+/* After an output could not be written: every output removed, so that
+   a failed run leaves no partial profile behind.  */
+static void remove_outputs(const struct options *o)
+{
+  static const char *const exts[] = { ".pb.gz", ".folded", ".svg" };
+  char path[PATH_MAX + 16];
+  if (o->stacks)
+    unlink(o->stacks);
+  for (size_t k = 0; k < sizeof exts / sizeof *exts; k++) {
+    snprintf(path, sizeof path, "%s%s", o->prefix, exts[k]);
+    unlink(path);
+  }
+}
+
 struct selfcount {
   const char *name;
   uint64_t count;
@@ -512,8 +526,12 @@ int main(int argc, char **argv)
   size_t nl;
   struct prof_folded *list = prof_fold(&d, &nl, &counts);
   int rc_files = write_outputs(&o, &d, list, nl, start, elapsed);
-  if (!o.quiet)
+  if (rc_files != 0) {
+    remove_outputs(&o);
+    fprintf(stderr, "gorc-prof: no profile written (an output could not be written)\n");
+  } else if (!o.quiet) {
     print_summary(&o, &d, &counts, list, nl, elapsed, cpu);
+  }
   prof_folded_free(list, nl);
   prof_data_free(&d);
   prof_modules_end();
