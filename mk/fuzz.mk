@@ -4,10 +4,12 @@
 #                 each, in fuzz/ (its corpora kept there between runs):
 #                 executions and crashes per target and in total
 #
-# 300 s each: at the rates of this project's 2-core VM (the .eh_frame
-# lookup about 9,000 executions a second with its seeds, the record
-# decoder 30,000, the foreign-file targets 150 to 2,500: they write each
-# input to a file) the five reach about 12 million executions.
+# 300 s each.  The in-memory targets make most of the executions: on
+# this project's 2-core VM, quiet, the .eh_frame lookup ran about 9,000
+# a second with its seeds and the record decoder 30,000 (five targets:
+# about 12 million, estimated from 5-second runs); shared at a load of
+# 14, a run made 5.0 million
+# (docs/FUZZING.md has the figures), so give a busy machine more time.
 FUZZ_SECONDS ?= 300
 
 .PHONY: fuzz
