@@ -386,5 +386,6 @@ int main(int argc, char **argv)
   prof_folded_free(list, nl);
   prof_data_free(&d);
   prof_modules_end();
+  free(o.pids);
   return exit_status(status, rc_files);
 }
