@@ -16,7 +16,7 @@
 # plugin (and a stripped copy with a .gnu_debuglink to its debug file),
 # libgcc_s's .eh_frame, and a perf.data recorded here with perf (-g and
 # --call-graph dwarf) when perf can record; a minimal header otherwise.
-# Crash inputs are kept in DIR as crash-TARGET-*.
+# Crash inputs are kept in DIR as crash-TARGET-* (only this run's are counted).
 # One line per target, "fuzz: TARGET: N executions, M crashes (S s)", then
 # "fuzz: total: N executions over K targets, M crashes".  Exit status 0
 # when nothing crashed, 1 when something did, 77 when clang cannot build
@@ -58,9 +58,15 @@ tool_lib=("$root"/tools/lib/{common,elfload,mapped,symtab,arch,arch-x86_64,arch-
 # build TARGET: the fuzzer binary $out/TARGET (kept while no source of
 # gorc is newer); 0 or 1 with the compiler's messages in TARGET.build.log.
 build() {
-  local srcs
-  [ -x "$1" ] && [ -z "$(find "$root/include" "$root/runtime/src" "$root/tools" "$eh" "$fz" \
-                           -name '*.[ch]' -newer "$1" -print -quit)" ] && return 0
+  local srcs dirs
+  case $1 in
+  fuzz_ehframe|fuzz_records) dirs=("$root/runtime/src" "$eh") ;;
+  fuzz_elfsym) dirs=("$root/runtime/src" "$fz") ;;
+  fuzz_elf) dirs=("$root/tools/lib" "$fz") ;;
+  *) dirs=("$root/tools" "$fz") ;;
+  esac
+  [ -x "$1" ] && [ -z "$(find "$root/include" "${dirs[@]}" -name '*.[ch]' -newer "$1" -print \
+                           -quit)" ] && return 0
   case $1 in
   fuzz_ehframe) srcs=(-I"$root/runtime/include" -I"$root/runtime/src" -I"$eh"
                       -I"$root/testsuite/gorc.runtime/support" "$eh/fuzz_ehframe.c"
@@ -144,7 +150,8 @@ corpus() {
 
 # run TARGET: its line; 0, or 1 when it crashed.
 run() {
-  local t=$1 log=$1.log
+  local t=$1 log=$1.log before
+  before=$(ls "$out"/crash-"$t"-* 2>/dev/null | wc -l)
   # The targets write their input to a file: tmpfs when there is one.
   local tmp=${TMPDIR:-/tmp}
   [ -d /dev/shm ] && [ -w /dev/shm ] && tmp=/dev/shm
@@ -153,7 +160,7 @@ run() {
       -artifact_prefix="$out/crash-$t-" "corpus-$t" </dev/null >"$log" 2>&1
   local rc=$? runs crashes
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  crashes=$(ls "$out"/crash-"$t"-* 2>/dev/null | wc -l)
+  crashes=$(($(ls "$out"/crash-"$t"-* 2>/dev/null | wc -l) - before))
   [ $rc -ne 0 ] && [ "$crashes" -eq 0 ] && crashes=1
   echo "fuzz: $t: ${runs:-0} executions, $crashes crashes ($seconds s)"
   total_runs=$((total_runs + ${runs:-0}))
@@ -167,7 +174,6 @@ run() {
 total_runs=0 total_crashes=0 ran=0
 make_elf_seeds || { echo "fuzz: cannot build the seed programs"; exit 2; }
 for t in "${targets[@]}"; do
-  rm -f "$out"/crash-"$t"-*
   if ! build "$t"; then
     echo "fuzz: $t: does not build ($out/$t.build.log):"
     tail -n 5 "$t.build.log" | sed 's/^/  /'

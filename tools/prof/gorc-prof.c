@@ -536,5 +536,6 @@ int main(int argc, char **argv)
   prof_data_free(&d);
   prof_modules_end();
   prof_kernel_end();
+  free(o.pids);
   return exit_status(status, rc_files);
 }

@@ -299,6 +299,11 @@ static int data_record(const struct perf_file *f, struct data_reader *r, uint64_
   if (h->size < sizeof *h || h->size > end - at)
     return fail(f, "truncated or corrupt record at offset %llu (type %u, %u bytes)",
                 (unsigned long long)at, h->type, h->size);
+  /* perf writes every record in whole 8-byte words, as the kernel makes
+     them; the decoders read the records in place, aligned so.  */
+  if (h->size % 8 != 0)
+    return fail(f, "corrupt record at offset %llu (type %u, %u bytes: not a multiple of 8)",
+                (unsigned long long)at, h->type, h->size);
   if (h->type == GORC_PERF_RECORD_COMPRESSED)
     return fail(f, "compressed records (perf record -z): record without -z");
   return (*p = data_bytes(f, r, at, h->size)) ? 0 : 2;

@@ -482,6 +482,8 @@ static int pending_cmp(const void *a, const void *b)
 /* Feed the records older than HORIZON (all with UINT64_MAX), in order.  */
 static void feed_until(struct recorder *r, uint64_t horizon)
 {
+  if (r->npend == 0)
+    return;             /* nothing pending: no array yet (qsort wants one) */
   qsort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
   size_t k = 0;
   for (; k < r->npend && r->pend[k].time < horizon; k++) {
