@@ -437,6 +437,18 @@ static int walk_again(struct gorc_cursor *c, const struct gorc_cursor *start, vo
   return rc;
 }
 
+/* Ready C, where gorc_rt_walk stopped at MAX, for the next part of a
+   walk deeper than the general step's limit (GORC_MAX_FRAMES; the crash
+   handler walks a deep recursion a part at a time): the frame count
+   restarts.  Every step still moves sp up, so the walk ends.  aux that
+   the inner loop skipped stays unknown: a rule that needs it ends the
+   walk (walking this part again would not find it either).  */
+void gorc_rt_cursor_next_part(struct gorc_cursor *c)
+{
+  cstate(c)->frames = 0;
+  cstate(c)->flags &= ~(uint64_t)F_AUX_SKIPPED;
+}
+
 int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
 {
   struct gorc_rt_walk_modules wm;

@@ -72,6 +72,27 @@ static int insn_info(const uint8_t *code, size_t avail, struct gorc_insn_info *o
   return 0;
 }
 
+/* A PLT stub: "adrp x16, PAGE; ldr x17, [x16, #OFF]; add x16, x16,
+   #OFF; br x17" (after a bti c where built with BTI).  */
+static int plt_slot(const uint8_t *entry, size_t len, uint64_t addr, uint64_t *slot)
+{
+  for (size_t i = 0; i + 8 <= len; i += 4) {
+    uint32_t adrp = (uint32_t)entry[i] | (uint32_t)entry[i + 1] << 8
+                    | (uint32_t)entry[i + 2] << 16 | (uint32_t)entry[i + 3] << 24;
+    uint32_t ldr = (uint32_t)entry[i + 4] | (uint32_t)entry[i + 5] << 8
+                   | (uint32_t)entry[i + 6] << 16 | (uint32_t)entry[i + 7] << 24;
+    if ((adrp & 0x9f00001fu) != 0x90000010u || (ldr & 0xffc003ffu) != 0xf9400211u)
+      continue;
+    uint64_t imm = ((uint64_t)(adrp >> 5 & 0x7ffff) << 2 | (adrp >> 29 & 3)) << 12;
+    if (imm & (1ULL << 32))
+      imm |= ~0ULL << 33;     /* 33 bits, signed */
+    uint64_t page = ((addr + i) & ~0xfffULL) + imm;
+    *slot = page + (uint64_t)(ldr >> 10 & 0xfff) * 8;
+    return 0;
+  }
+  return -1;
+}
+
 const struct gorc_arch gorc_arch_aarch64 = {
   .machine = GORC_MACHINE_AARCH64,
   .name = "aarch64",
@@ -82,4 +103,5 @@ const struct gorc_arch gorc_arch_aarch64 = {
   .reg_name = reg_name,
   .reloc = reloc,
   .insn_info = insn_info,
+  .plt_slot = plt_slot,
 };

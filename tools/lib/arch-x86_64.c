@@ -32,6 +32,21 @@ static int reloc(unsigned type, struct gorc_reloc *r)
   }
 }
 
+/* The stubs of .plt, .plt.sec and .plt.got jump through their slot with
+   "jmp *DISP(%rip)" (ff 25 disp32), after an endbr64 and with a bnd
+   prefix (f2) where the program was built with IBT or MPX.  */
+static int plt_slot(const uint8_t *entry, size_t len, uint64_t addr, uint64_t *slot)
+{
+  for (size_t i = 0; i + 6 <= len; i++)
+    if (entry[i] == 0xff && entry[i + 1] == 0x25) {
+      int32_t disp = (int32_t)((uint32_t)entry[i + 2] | (uint32_t)entry[i + 3] << 8
+                               | (uint32_t)entry[i + 4] << 16 | (uint32_t)entry[i + 5] << 24);
+      *slot = addr + i + 6 + (uint64_t)(int64_t)disp;
+      return 0;
+    }
+  return -1;
+}
+
 const struct gorc_arch gorc_arch_x86_64 = {
   .machine = GORC_MACHINE_X86_64,
   .name = "x86-64",
@@ -42,4 +57,5 @@ const struct gorc_arch gorc_arch_x86_64 = {
   .reg_name = reg_name,
   .reloc = reloc,
   .insn_info = NULL,
+  .plt_slot = plt_slot,
 };

@@ -54,6 +54,10 @@ struct gorc_arch {
      to check of the signed flag).  Returns 0, or -1 when there is no
      whole instruction.  */
   int (*insn_info)(const uint8_t *code, size_t avail, struct gorc_insn_info *out);
+  /* The GOT slot that the PLT stub ENTRY (LEN bytes, at address ADDR)
+     jumps through, into *SLOT: 0, or -1 when the stub loads none (a lazy
+     stub that jumps to the PLT's header).  */
+  int (*plt_slot)(const uint8_t *entry, size_t len, uint64_t addr, uint64_t *slot);
 };
 
 extern const struct gorc_arch gorc_arch_x86_64;

@@ -3,10 +3,13 @@
 #define _GNU_SOURCE
 #include "symtab.h"
 
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "arch.h"
 #include "gorc/elf_symbols.h"
 #include "mapped.h"
 
@@ -446,6 +449,140 @@ static int pass_run(struct name_pass *p, const uint8_t *syms, uint64_t count, ch
   return 0;
 }
 
+
+/* ---- PLT stubs ("read@plt", as perf names them) ---- */
+
+/* The sections that name the stubs of a linked file: its PLTs, the
+   relocations of their slots and the dynamic symbols those name.  */
+struct plt_file {
+  struct gorc_es_elf_file f;
+  Elf64_Shdr shstr;
+  Elf64_Shdr plt[3];         /* .plt, .plt.sec, .plt.got */
+  int plt_kind[3];           /* PLT_* of each */
+  int nplt;
+  Elf64_Shdr rela_plt, rela_dyn, dynsym, dynstr;
+  int have_rela_plt, have_rela_dyn, have_dynsym;
+};
+
+enum { PLT_LAZY, PLT_SEC, PLT_GOT };
+
+static int plt_visit(const struct gorc_es_elf_file *f, const Elf64_Shdr *sh, void *ctx)
+{
+  struct plt_file *pf = ctx;
+  char name[16];
+  if (gorc_es_read_name(f, &pf->shstr, sh->sh_name, name, sizeof name) != 0)
+    return 0;
+  int kind = strcmp(name, ".plt") == 0 ? PLT_LAZY : strcmp(name, ".plt.sec") == 0 ? PLT_SEC
+             : strcmp(name, ".plt.got") == 0 ? PLT_GOT : -1;
+  if (kind >= 0 && pf->nplt < 3 && gorc_es_in_file(f, sh)) {
+    pf->plt_kind[pf->nplt] = kind;
+    pf->plt[pf->nplt++] = *sh;
+  } else if (strcmp(name, ".rela.plt") == 0 && gorc_es_in_file(f, sh)) {
+    pf->rela_plt = *sh;
+    pf->have_rela_plt = 1;
+  } else if (strcmp(name, ".rela.dyn") == 0 && gorc_es_in_file(f, sh)) {
+    pf->rela_dyn = *sh;
+    pf->have_rela_dyn = 1;
+  } else if (sh->sh_type == SHT_DYNSYM && gorc_es_in_file(f, sh)) {
+    pf->dynsym = *sh;
+    pf->have_dynsym = gorc_es_section(f, sh->sh_link, &pf->dynstr) == 0;
+  }
+  return 0;
+}
+
+/* The relocation I of SEC, or -1.  */
+static int plt_rela(const struct plt_file *pf, const Elf64_Shdr *sec, uint64_t i, Elf64_Rela *r)
+{
+  if (i >= sec->sh_size / sizeof *r)
+    return -1;
+  return gorc_es_read_at(&pf->f, sec->sh_offset + i * sizeof *r, r, sizeof *r);
+}
+
+/* The relocation of GOT slot SLOT (in .rela.plt or .rela.dyn), or -1.  */
+static int plt_slot_rela(const struct plt_file *pf, uint64_t slot, Elf64_Rela *r)
+{
+  const Elf64_Shdr *secs[2] = { pf->have_rela_plt ? &pf->rela_plt : NULL,
+                                pf->have_rela_dyn ? &pf->rela_dyn : NULL };
+  for (int k = 0; k < 2; k++)
+    for (uint64_t i = 0; secs[k] && plt_rela(pf, secs[k], i, r) == 0; i++)
+      if (r->r_offset == slot)
+        return 0;
+  return -1;
+}
+
+/* "SYM@plt" of relocation R (perf's "*ABS*+0xADDEND@plt" for one without
+   a symbol: an IRELATIVE), malloc'd, or NULL.  */
+static char *plt_name(const struct plt_file *pf, const Elf64_Rela *r)
+{
+  char sym[256], *out = NULL;
+  Elf64_Sym s;
+  uint64_t index = ELF64_R_SYM(r->r_info);
+  if (index == 0) {
+    if (asprintf(&out, "*ABS*+0x%llx@plt", (unsigned long long)r->r_addend) < 0)
+      return NULL;
+    return out;
+  }
+  if (!pf->have_dynsym || index >= pf->dynsym.sh_size / sizeof s
+      || gorc_es_read_at(&pf->f, pf->dynsym.sh_offset + index * sizeof s, &s, sizeof s) != 0
+      || gorc_es_read_name(&pf->f, &pf->dynstr, s.st_name, sym, sizeof sym) != 0 || !sym[0])
+    return NULL;
+  if (asprintf(&out, "%s@plt", sym) < 0)
+    return NULL;
+  return out;
+}
+
+/* The name of the stub at ADDR of PLT section K of PF, or NULL: from the
+   slot it jumps through, else (a lazy stub of .plt) from its index:
+   stub I >= 1 of .plt is .rela.plt's I - 1 (stub 0 is the header).  */
+static char *plt_stub_name(const struct plt_file *pf, const struct gorc_arch *arch, int k,
+                           uint64_t addr)
+{
+  const Elf64_Shdr *sec = &pf->plt[k];
+  uint64_t entsize = sec->sh_entsize >= 4 && sec->sh_entsize <= 32 ? sec->sh_entsize : 16;
+  uint64_t index = (addr - sec->sh_addr) / entsize, entry = sec->sh_addr + index * entsize;
+  uint8_t code[32];
+  uint64_t slot;
+  Elf64_Rela r;
+  if (gorc_es_read_at(&pf->f, sec->sh_offset + index * entsize, code, (size_t)entsize) == 0
+      && arch->plt_slot(code, (size_t)entsize, entry, &slot) == 0
+      && plt_slot_rela(pf, slot, &r) == 0)
+    return plt_name(pf, &r);
+  if (pf->plt_kind[k] == PLT_LAZY && index >= 1 && pf->have_rela_plt
+      && plt_rela(pf, &pf->rela_plt, index - 1, &r) == 0)
+    return plt_name(pf, &r);
+  return NULL;
+}
+
+/* The addresses of ADDRS (N) in a PLT of the file PATH named after the
+   stub's symbol, replacing what the symbol table gave (the function
+   before the PLT, often _init): a stub's own name, or none.  0, or -1
+   when out of memory.  */
+static int name_plt_stubs(const char *path, const uint64_t *addrs, size_t n, char **names)
+{
+  struct plt_file pf;
+  Elf64_Ehdr eh;
+  memset(&pf, 0, sizeof pf);
+  if (gorc_es_elf_open(path, &pf.f) != 0)
+    return 0;
+  const struct gorc_arch *arch = NULL;
+  if (gorc_es_read_at(&pf.f, 0, &eh, sizeof eh) == 0 && eh.e_type != ET_REL)
+    arch = gorc_arch_for(eh.e_machine);
+  if (arch && gorc_es_section(&pf.f, pf.f.shstrndx, &pf.shstr) == 0)
+    gorc_es_each_section(&pf.f, plt_visit, &pf);
+  int rc = 0;
+  for (int k = 0; k < pf.nplt && rc == 0; k++)
+    for (size_t i = first_at_or_past(addrs, n, pf.plt[k].sh_addr);
+         i < n && addrs[i] - pf.plt[k].sh_addr < pf.plt[k].sh_size; i++) {
+      free(names[i]);
+      errno = 0;
+      names[i] = plt_stub_name(&pf, arch, k, addrs[i]);
+      if (!names[i] && errno == ENOMEM)
+        rc = -1;
+    }
+  close(pf.f.fd);
+  return rc;
+}
+
 int gorc_symtab_name_each(const char *path, const uint64_t *addrs, size_t n, char **names)
 {
   struct gorc_es_elf_file f;
@@ -481,6 +618,8 @@ out:
   free(p.starts);
   free(copy);
   gorc_unmap_file((void *)map, f.size);
+  if (rc == 0)
+    rc = name_plt_stubs(path, addrs, n, names);
   if (rc != 0)
     for (size_t i = 0; i < n; i++) {
       free(names[i]);

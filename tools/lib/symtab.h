@@ -71,7 +71,11 @@ const struct gorc_sym *gorc_symtab_preceding(const struct gorc_sym *v, size_t n,
    its loaded table: NAMES[i] a copy (malloc'd), or NULL for none.  One
    pass over the table, read in place (mapped) and not kept: to name the
    few addresses a profile met, loading and sorting libc's 6,818 debug
-   functions was most of the cost.  0, or -1 when out of memory.  */
+   functions was most of the cost.  An address in a PLT (.plt, .plt.sec,
+   .plt.got) is named after its stub, "SYM@plt", from the relocation of
+   the slot the stub jumps through (struct gorc_arch's plt_slot), as
+   perf names it; no symbol covers the PLTs.  0, or -1 when out of
+   memory.  */
 int gorc_symtab_name_each(const char *path, const uint64_t *addrs, size_t n, char **names);
 
 #endif /* GORC_TOOLS_SYMTAB_H */

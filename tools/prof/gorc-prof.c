@@ -3,6 +3,7 @@
 
      gorc-prof [OPTIONS] -- PROGRAM [ARGS...]   start PROGRAM and profile it
      gorc-prof [OPTIONS] -p PID[,PID...]        profile running processes
+     gorc-prof [OPTIONS] -a [-d SECONDS]        profile every process
 
    By default it samples with perf events (cpu-clock, every thread, new
    threads and child processes): each sample is the user registers and a
@@ -13,7 +14,7 @@
    record, fold the stacks with their symbols (prof-fold.c), write
    PREFIX.folded, PREFIX.pb.gz (pprof, prof-pprof.c) and PREFIX.svg
    (prof-svg.c), print a summary.  See
-   README.md, "gorc-prof".  */
+   README.md, "gorc-prof", and docs/PROFILER.md.  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,6 +32,7 @@
 #include "gorc/prof.h"
 #include "prof-data.h"
 #include "prof-fold.h"
+#include "prof-kernel.h"
 #include "prof-perfdata.h"
 #include "prof-pprof.h"
 #include "prof-preload.h"
@@ -42,8 +44,8 @@ struct options {
   const char *prefix, *title;
   const char *perf_data;     /* --perf-data FILE */
   const char *stacks;        /* --stacks FILE */
-  int quiet, svg, keep, top, preload, children;
-  double duration;
+  int quiet, svg, keep, top, preload, children, user_only, all;
+  double duration, every;
   unsigned stack_size;
   pid_t *pids;
   size_t npids;
@@ -53,9 +55,11 @@ struct options {
 
 static void usage(FILE *f)
 {
-  fprintf(f, "usage: gorc-prof [-F HZ] [-o PREFIX] [-q] [-d SECONDS] [--stack-size=BYTES]\n"
-             "                 [--no-children] [--top=N] [--title=TEXT] [--no-svg] [--stacks=FILE]\n"
-             "                 (-p PID[,PID...] | --perf-data FILE | -- PROGRAM [ARGS...])\n"
+  fprintf(f, "usage: gorc-prof [-F HZ] [-o PREFIX] [-q] [-d SECONDS] [--every=SECONDS]\n"
+             "                 [--stack-size=BYTES]\n"
+             "                 [--no-children] [--user-only] [--top=N] [--title=TEXT] [--no-svg]\n"
+             "                 [--stacks=FILE]\n"
+             "                 (-a | -p PID[,PID...] | --perf-data FILE | -- PROGRAM [ARGS...])\n"
              "       gorc-prof --preload [-F HZ] [-o PREFIX] [--keep-data] ... -- PROGRAM [ARGS...]\n");
 }
 
@@ -101,6 +105,8 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
     return parse_pids(o, v);
   else if ((v = opt_value(argc, argv, i, "-d", "--duration")))
     o->duration = strtod(v, NULL);
+  else if ((v = opt_value(argc, argv, i, NULL, "--every")))
+    o->every = strtod(v, NULL);
   else if ((v = opt_value(argc, argv, i, NULL, "--stack-size")))
     o->stack_size = (unsigned)strtoul(v, NULL, 10);
   else if ((v = opt_value(argc, argv, i, NULL, "--perf-data")))
@@ -121,6 +127,10 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
     o->preload = 1;
   else if (strcmp(a, "--no-children") == 0)
     o->children = 0;
+  else if (strcmp(a, "--user-only") == 0)
+    o->user_only = 1;
+  else if (strcmp(a, "-a") == 0 || strcmp(a, "--all") == 0)
+    o->all = 1;
   else {
     fprintf(stderr, "gorc-prof: unknown option %s\n", a);
     return -1;
@@ -145,8 +155,13 @@ static int parse_options(struct options *o, int argc, char **argv)
       return -1;
   }
   o->cmd = i < argc ? argv + i : NULL;
-  if ((o->cmd != NULL) + (o->npids > 0) + (o->perf_data != NULL) != 1) {
-    fprintf(stderr, "gorc-prof: give one of -p PID, --perf-data FILE or -- PROGRAM\n");
+  if ((o->cmd != NULL) + (o->npids > 0) + (o->perf_data != NULL) + o->all != 1) {
+    fprintf(stderr, "gorc-prof: give one of -a, -p PID, --perf-data FILE or -- PROGRAM\n");
+    return -1;
+  }
+  if (o->every < 0 || (o->every > 0 && o->every < 0.1) || (o->every > 0 && o->perf_data)) {
+    fprintf(stderr, "gorc-prof: --every wants 0.1 seconds or more, while recording "
+            "(not --perf-data)\n");
     return -1;
   }
   if (o->hz < 1 || o->hz > 100000) {
@@ -157,12 +172,17 @@ static int parse_options(struct options *o, int argc, char **argv)
     fprintf(stderr, "gorc-prof: --stack-size wants a multiple of 8 from 8 to 65528\n");
     return -1;
   }
+  if (o->preload && o->every > 0) {
+    fprintf(stderr, "gorc-prof: --preload writes one profile: --every needs perf events\n");
+    return -1;
+  }
   if (o->preload && !o->cmd) {
     fprintf(stderr, "gorc-prof: --preload starts the program: it cannot attach (-p)\n");
     return -1;
   }
   if (!o->prefix) {
-    const char *name = o->cmd ? o->cmd[0] : o->perf_data ? o->perf_data : "gorc-prof";
+    const char *name = o->cmd ? o->cmd[0] : o->perf_data ? o->perf_data
+                       : o->all ? "all" : "gorc-prof";
     const char *b = strrchr(name, '/');
     snprintf(o->defprefix, sizeof o->defprefix, "%s", b ? b + 1 : name);
     o->prefix = o->defprefix;
@@ -177,8 +197,19 @@ static double now(void)
   return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* --every: the profiles written so far.  */
+struct intervals {
+  const struct options *o;
+  unsigned written;
+  uint64_t samples;
+  double start;              /* the current interval's, seconds since the epoch */
+};
+
+static prof_interval_fn write_interval;
+
 /* Step 1: the samples, by perf events or by the preloaded sampler.  */
-static int record(const struct options *o, struct prof_data *d, int *status, double *cpu)
+static int record(const struct options *o, struct prof_data *d, int *status, double *cpu,
+                  struct intervals *iv)
 {
   int progress = o->quiet ? 0 : isatty(STDERR_FILENO) ? 1 : 2;
   if (o->perf_data)
@@ -187,8 +218,12 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
     struct prof_preload_opts po = { o->cmd, o->hz, progress, o->keep };
     return prof_preload_run(&po, d, status, cpu);
   }
-  struct prof_record_opts ro = { o->pids, o->npids, o->cmd, o->hz, o->duration,
-                                 o->stack_size, o->children, progress };
+  struct prof_record_opts ro = {
+    .pids = o->pids, .npids = o->npids, .cmd = o->cmd, .all = o->all, .hz = o->hz,
+    .duration = o->duration, .stack_size = o->stack_size, .children = o->children,
+    .progress = progress, .user_only = o->user_only, .every = o->every,
+    .interval = write_interval, .interval_arg = iv
+  };
   int rc = prof_record(&ro, d, status);
   struct rusage ru;
   getrusage(RUSAGE_CHILDREN, &ru);
@@ -197,10 +232,71 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
   return rc;
 }
 
+static double wall_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* What the profile is of: the program's base name, else the prefix's.  */
+static const char *profile_name(const struct options *o)
+{
+  const char *name = o->cmd ? o->cmd[0] : o->prefix;
+  const char *b = strrchr(name, '/');
+  return b ? b + 1 : name;
+}
+
+static int svg_stack_cmp(const void *a, const void *b)
+{
+  const struct svg_stack *x = a, *y = b;
+  return strcmp(x->stack, y->stack);
+}
+
+/* The lines of PREFIX.folded (and the flame graph's stacks): a line per
+   stack, its threads' counts added; with -a each stack under its
+   process's command, as perf's flame graphs show a system (the
+   strings are made: free them).  *N lines.  */
+static struct svg_stack *folded_lines(const struct options *o, const struct prof_folded *list,
+                                      size_t nl, size_t *n)
+{
+  struct svg_stack *lines = prof_xmalloc((nl ? nl : 1) * sizeof *lines);
+  for (size_t k = 0; k < nl; k++) {
+    const char *comm = list[k].comm && list[k].comm[0] ? list[k].comm : "[unknown]";
+    char *text;
+    if (!o->all)
+      text = prof_xstrdup(list[k].stack);
+    else if (asprintf(&text, "%s;%s", comm, list[k].stack) < 0)
+      text = prof_xstrdup(list[k].stack);
+    lines[k].stack = text;
+    lines[k].count = list[k].count;
+  }
+  qsort(lines, nl, sizeof *lines, svg_stack_cmp);
+  size_t kept = 0;
+  for (size_t k = 0; k < nl; k++) {
+    if (kept && strcmp(lines[kept - 1].stack, lines[k].stack) == 0) {
+      lines[kept - 1].count += lines[k].count;
+      free((char *)lines[k].stack);
+    } else {
+      lines[kept++] = lines[k];
+    }
+  }
+  *n = kept;
+  return lines;
+}
+
+static void folded_lines_free(struct svg_stack *lines, size_t n)
+{
+  for (size_t k = 0; k < n; k++)
+    free((char *)lines[k].stack);
+  free(lines);
+}
+
 /* Step 3: PREFIX.folded, PREFIX.pb.gz and PREFIX.svg.  0, or 1 when one
    could not be written.  */
 static int write_outputs(const struct options *o, const struct prof_data *d,
-                         const struct prof_folded *list, size_t nl, double elapsed)
+                         const struct prof_folded *list, size_t nl, double start,
+                         double elapsed)
 {
   int rc = 0;
   char path[PATH_MAX + 16];
@@ -209,41 +305,64 @@ static int write_outputs(const struct options *o, const struct prof_data *d,
     rc = 1;
   }
   snprintf(path, sizeof path, "%s.pb.gz", o->prefix);
-  if (prof_pprof_write(path, list, nl, (uint64_t)(1e9 / (double)o->hz), elapsed) != 0)
+  if (prof_pprof_write(path, profile_name(o), list, nl, (uint64_t)(1e9 / (double)o->hz), start,
+                       elapsed) != 0)
     rc = 1;
+  size_t nlines;
+  struct svg_stack *lines = folded_lines(o, list, nl, &nlines);
   snprintf(path, sizeof path, "%s.folded", o->prefix);
   FILE *f = prof_create(path);
   if (!f) {
     fprintf(stderr, "gorc-prof: cannot write %s: %s\n", path, strerror(errno));
     rc = 1;
   } else {
-    for (size_t k = 0; k < nl; k++)
-      fprintf(f, "%s %llu\n", list[k].stack, (unsigned long long)list[k].count);
+    for (size_t k = 0; k < nlines; k++)
+      fprintf(f, "%s %llu\n", lines[k].stack, (unsigned long long)lines[k].count);
     if (fclose(f) != 0)
       rc = 1;
   }
-  if (!o->svg)
+  if (!o->svg) {
+    folded_lines_free(lines, nlines);
     return rc;
+  }
   char title[PATH_MAX + 64];
-  if (o->title) {
+  if (o->title)
     snprintf(title, sizeof title, "%s", o->title);
-  } else {
-    const char *name = o->cmd ? o->cmd[0] : o->prefix;
-    const char *b = strrchr(name, '/');
-    snprintf(title, sizeof title, "gorc-prof: %s", b ? b + 1 : name);
-  }
-  struct svg_stack *ss = prof_xmalloc((nl ? nl : 1) * sizeof *ss);
-  for (size_t k = 0; k < nl; k++) {
-    ss[k].stack = list[k].stack;
-    ss[k].count = list[k].count;
-  }
+  else
+    snprintf(title, sizeof title, "gorc-prof: %s", profile_name(o));
   snprintf(path, sizeof path, "%s.svg", o->prefix);
-  if (svg_write(path, title, ss, nl) != 0) {
+  if (svg_write(path, title, lines, nlines) != 0) {
     fprintf(stderr, "gorc-prof: cannot write %s: %s\n", path, strerror(errno));
     rc = 1;
   }
-  free(ss);
+  folded_lines_free(lines, nlines);
   return rc;
+}
+
+/* --every: the samples of the interval that ends now to
+   PREFIX-NNNNNN.pb.gz (numbered from 1; written aside and renamed, so
+   that a collector never reads a partial file), then dropped.  */
+static void write_interval(void *arg, struct prof_data *d)
+{
+  struct intervals *iv = arg;
+  const struct options *o = iv->o;
+  double end = wall_now();
+  char path[PATH_MAX + 32];
+  size_t nl, ns, nt;
+  struct prof_fold_counts counts;
+  struct prof_folded *list = prof_fold(d, &nl, &counts);
+  prof_data_totals(d, &ns, &nt);
+  snprintf(path, sizeof path, "%s-%06u.pb.gz", o->prefix, iv->written + 1);
+  if (prof_pprof_write(path, profile_name(o), list, nl, (uint64_t)(1e9 / (double)o->hz),
+                       iv->start, end - iv->start) == 0) {
+    iv->written++;
+    iv->samples += ns;
+    if (!o->quiet)
+      fprintf(stderr, "gorc-prof: wrote %s: %zu samples, %.1f s\n", path, ns, end - iv->start);
+  }
+  prof_folded_free(list, nl);
+  prof_data_clear_samples(d);
+  iv->start = end;
 }
 
 struct selfcount {
@@ -295,8 +414,13 @@ static void print_summary(const struct options *o, const struct prof_data *d,
   size_t ns, nt;
   prof_data_totals(d, &ns, &nt);
   /* the CPU time is known of a started program only */
+  size_t sampled = 0;
+  for (size_t i = 0; i < d->nprocs; i++)
+    sampled += d->procs[i].nsamples > 0;
   fprintf(stderr, "gorc-prof: %zu samples, %zu threads, %zu process%s, %.2f s", ns, nt,
           d->nprocs, d->nprocs == 1 ? "" : "es", elapsed);
+  if (o->all)
+    fprintf(stderr, " (%zu with samples)", sampled);
   if (o->cmd)
     fprintf(stderr, ", %.2f s CPU", cpu);
   fprintf(stderr, "; %llu lost\n", (unsigned long long)d->lost);
@@ -309,6 +433,11 @@ static void print_summary(const struct options *o, const struct prof_data *d,
     fprintf(stderr, ", %llu frame-pointer callchains (perf record -g, used as they are)",
             (unsigned long long)c->callchain);
   fprintf(stderr, "\n");
+  if (c->kernel_frames)
+    fprintf(stderr, "gorc-prof: %llu samples in the kernel (%.1f%%), %llu of them with no user "
+            "part (kernel threads, idle)\n", (unsigned long long)c->kernel_frames,
+            100.0 * (double)c->kernel_frames / (double)(ns ? ns : 1),
+            (unsigned long long)c->kernel_only);
   if (d->record_bytes && ns)
     fprintf(stderr, "gorc-prof: %.1f MB of perf records, %.0f bytes per sample (%.0f of them "
             "stack)\n", (double)d->record_bytes / 1e6, (double)d->record_bytes / (double)ns,
@@ -341,6 +470,23 @@ static int exit_status(int status, int rc_files)
   return 1;
 }
 
+/* --every: the last interval written; what was written said.  */
+static int finish_intervals(const struct options *o, struct prof_data *d, struct intervals *iv,
+                            int status, double elapsed)
+{
+  unsigned before = iv->written;
+  uint64_t lost = d->lost;
+  write_interval(iv, d);
+  if (!o->quiet)
+    fprintf(stderr, "gorc-prof: %u profiles %s-000001.pb.gz .. %s-%06u.pb.gz, %llu samples, "
+            "%.2f s; %llu lost\n", iv->written, o->prefix, o->prefix, iv->written,
+            (unsigned long long)iv->samples, elapsed, (unsigned long long)lost);
+  prof_data_free(d);
+  prof_modules_end();
+  prof_kernel_end();
+  return exit_status(status, iv->written == before + 1 ? 0 : 1);
+}
+
 int main(int argc, char **argv)
 {
   struct options o = { .hz = 1000, .svg = 1, .top = 5, .children = 1, .stack_size = 8192 };
@@ -351,22 +497,26 @@ int main(int argc, char **argv)
   }
   struct prof_data d = { 0 };
   int status = 0;
-  double cpu = 0, t0 = now();
-  if (record(&o, &d, &status, &cpu) != 0) {
+  double cpu = 0, t0 = now(), start = wall_now();
+  struct intervals iv = { &o, 0, 0, start };
+  if (record(&o, &d, &status, &cpu, &iv) != 0) {
     prof_data_free(&d);
     prof_modules_end();       /* its scratch files */
     return 2;
   }
   double elapsed = now() - t0;
+  if (o.every > 0)
+    return finish_intervals(&o, &d, &iv, status, elapsed);
 
   struct prof_fold_counts counts;
   size_t nl;
   struct prof_folded *list = prof_fold(&d, &nl, &counts);
-  int rc_files = write_outputs(&o, &d, list, nl, elapsed);
+  int rc_files = write_outputs(&o, &d, list, nl, start, elapsed);
   if (!o.quiet)
     print_summary(&o, &d, &counts, list, nl, elapsed, cpu);
   prof_folded_free(list, nl);
   prof_data_free(&d);
   prof_modules_end();
+  prof_kernel_end();
   return exit_status(status, rc_files);
 }

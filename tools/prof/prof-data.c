@@ -109,20 +109,26 @@ void prof_text_uint(struct prof_text *t, unsigned long long v, unsigned base)
 }
 
 void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
-                          const uint64_t *ips, uint32_t n)
+                          const uint64_t *kips, uint32_t nkernel, const uint64_t *uips,
+                          uint32_t nuser)
 {
+  uint32_t n = nkernel + nuser;
   /* past 64 KB in huge pages: a process's samples and frames are most
      of what gorc-prof writes to memory; small at first: a perf.data of
      many short processes has a few samples each */
   p->samples = prof_xgrow(p->samples, &p->cap_samples, p->nsamples + 1, sizeof *p->samples, 16,
                           64 * 1024);
   p->ips = prof_xgrow(p->ips, &p->cap_ips, p->nips + n, sizeof *p->ips, 128, 64 * 1024);
-  memcpy(p->ips + p->nips, ips, (size_t)n * sizeof *ips);
+  if (nkernel)
+    memcpy(p->ips + p->nips, kips, (size_t)nkernel * sizeof *kips);
+  if (nuser)
+    memcpy(p->ips + p->nips + nkernel, uips, (size_t)nuser * sizeof *uips);
   struct prof_sample *s = &p->samples[p->nsamples++];
   s->time = time;
   s->tid = tid;
   s->end = end;
   s->n = n;
+  s->nkernel = nkernel;
   s->at = p->nips;
   p->nips += n;
   prof_proc_add_tid(p, tid);
@@ -137,19 +143,37 @@ void prof_data_totals(const struct prof_data *d, size_t *samples, size_t *thread
   }
 }
 
-void prof_data_free(struct prof_data *d)
+static void proc_free(struct prof_proc *p)
 {
+  for (size_t k = 0; k < p->nspans; k++)
+    free(p->spans[k].name);
+  free(p->spans);
+  free(p->samples);
+  free(p->ips);
+  free(p->tids);
+  free(p->space.maps);
+  free(p->path);
+}
+
+void prof_data_clear_samples(struct prof_data *d)
+{
+  size_t kept = 0;
   for (size_t i = 0; i < d->nprocs; i++) {
     struct prof_proc *p = &d->procs[i];
-    for (size_t k = 0; k < p->nspans; k++)
-      free(p->spans[k].name);
-    free(p->spans);
-    free(p->samples);
-    free(p->ips);
-    free(p->tids);
-    free(p->space.maps);
-    free(p->path);
+    if (p->ended) {
+      proc_free(p);
+      continue;
+    }
+    p->nsamples = p->nips = p->ntids = 0;
+    d->procs[kept++] = *p;
   }
+  d->nprocs = kept;
+}
+
+void prof_data_free(struct prof_data *d)
+{
+  for (size_t i = 0; i < d->nprocs; i++)
+    proc_free(&d->procs[i]);
   free(d->procs);
   memset(d, 0, sizeof *d);
 }

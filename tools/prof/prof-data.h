@@ -18,13 +18,23 @@ struct prof_span {
   char *name;                /* the file's path */
 };
 
-/* How a sample's stack ends: enum prof_walk_end, or (LD_PRELOAD mode)
-   -GORC_E* of libgorc's walk, shown as truncated.  */
+/* One sample: its N frames, innermost first, are proc.ips[AT ..]: the
+   first NKERNEL are kernel addresses (the kernel's callchain: where the
+   kernel was interrupted, then its return addresses up to the system
+   call's or the interrupt's entry), the other N - NKERNEL the user stack
+   that was running (the user registers' ip, then return addresses), so
+   that a system call's kernel frames sit on the user frames that made
+   it.  A sample taken in user space has NKERNEL 0; one of a kernel
+   thread (or the idle task) has only kernel frames.  How the user part
+   ended: END, an enum prof_walk_end, or (LD_PRELOAD mode) -GORC_E* of
+   libgorc's walk, shown as truncated.  Kernel frames are named from
+   /proc/kallsyms (prof-kernel.h).  */
 struct prof_sample {
   uint64_t time;             /* perf modes: the kernel's timestamp */
   uint32_t tid;
   int32_t end;
   uint32_t n;                /* frames, innermost first */
+  uint32_t nkernel;          /* the first NKERNEL of them are the kernel's */
   size_t at;                 /* index of its first ip in proc.ips */
 };
 
@@ -88,8 +98,18 @@ struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);
 void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
 void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
                         const char *name);
+/* A sample of thread TID of P: its NKERNEL kernel addresses KIPS
+   (innermost first), then its NUSER user addresses UIPS (innermost
+   first), the user walk ended as END.  Every way of taking samples
+   (perf events, perf.data, the preloaded sampler, a BPF walker) adds
+   them through this.  */
 void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
-                          const uint64_t *ips, uint32_t n);
+                          const uint64_t *kips, uint32_t nkernel, const uint64_t *uips,
+                          uint32_t nuser);
+/* Drop the samples of D (the processes, their mappings and threads
+   stay): what --every does after each interval's profile is written;
+   processes that ended are dropped too.  */
+void prof_data_clear_samples(struct prof_data *d);
 void prof_data_totals(const struct prof_data *d, size_t *samples, size_t *threads);
 void prof_data_free(struct prof_data *d);
 

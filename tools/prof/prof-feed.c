@@ -93,36 +93,54 @@ static void feed_task(struct prof_data *d, const uint8_t *rec, size_t len, int f
   }
 }
 
+/* The addresses of CALLCHAIN (N entries) in the context CONTEXT
+   (PERF_CONTEXT_KERNEL or PERF_CONTEXT_USER), innermost first, into IPS
+   (at most MAX).  Their number.  */
+static unsigned callchain_part(const uint64_t *callchain, uint64_t n, uint64_t context,
+                               uint64_t *ips, unsigned max)
+{
+  unsigned got = 0;
+  int in = 0;
+  for (uint64_t i = 0; i < n && got < max; i++) {
+    uint64_t ip;
+    memcpy(&ip, &callchain[i], 8);
+    if (ip >= PERF_CONTEXT_MAX)
+      in = ip == context;
+    else if (in)
+      ips[got++] = ip;
+  }
+  return got;
+}
+
 static void feed_sample(struct prof_data *d, const struct gorc_perf_layout *l,
                         const uint8_t *rec, size_t len)
 {
-  static uint64_t ips[GORC_PROF_MAX_DEPTH];
+  static uint64_t kips[GORC_PROF_MAX_DEPTH], uips[GORC_PROF_MAX_DEPTH];
   struct gorc_perf_sample s;
-  unsigned n = 0;
+  unsigned nuser = 0, nkernel;
   enum prof_walk_end end;
 
   if (gorc_perf_decode_sample(l, rec, len, &s) != 0)
     return;
   struct prof_proc *p = prof_proc_get(d, (pid_t)s.pid);
+  /* the kernel part of the callchain (with exclude_callchain_user, the
+     whole of it) */
+  nkernel = callchain_part(s.callchain, s.ncallchain, PERF_CONTEXT_KERNEL, kips,
+                           GORC_PROF_MAX_DEPTH);
   if (s.user_regs && (s.regs.have & (1u << GORC_PERF_REG_IP))) {
-    end = prof_unwind(&p->space, &s.regs, s.stack, s.stack_size, ips, GORC_PROF_MAX_DEPTH, &n);
+    end = prof_unwind(&p->space, &s.regs, s.stack, s.stack_size, uips, GORC_PROF_MAX_DEPTH,
+                      &nuser);
     d->stack_bytes += s.stack_size;
   } else {
     /* frame-pointer callchains (perf record -g) are used as they are:
-       their user part, which follows PERF_CONTEXT_USER */
-    end = PROF_WALK_CALLCHAIN;
-    int user = 0;
-    for (uint64_t i = 0; i < s.ncallchain && n < GORC_PROF_MAX_DEPTH; i++) {
-      uint64_t ip;
-      memcpy(&ip, &s.callchain[i], 8);
-      if (ip >= PERF_CONTEXT_MAX)
-        user = ip == PERF_CONTEXT_USER;
-      else if (user)
-        ips[n++] = ip;
-    }
+       their user part, which follows PERF_CONTEXT_USER; a kernel
+       thread's or the idle task's sample has none */
+    nuser = callchain_part(s.callchain, s.ncallchain, PERF_CONTEXT_USER, uips,
+                           GORC_PROF_MAX_DEPTH);
+    end = nuser ? PROF_WALK_CALLCHAIN : PROF_WALK_KERNEL;
   }
-  if (n > 0)
-    prof_proc_add_sample(p, s.time, s.tid, end, ips, n);
+  if (nkernel + nuser > 0)
+    prof_proc_add_sample(p, s.time, s.tid, end, kips, nkernel, uips, nuser);
 }
 
 int prof_feed_uses(const uint8_t *rec, size_t len)

@@ -4,7 +4,8 @@
    .dynsym), chosen by the crash handler's reader
    (include/gorc/elf_symbols.h); every address the samples met is
    collected first, then each file's are named in one pass over its
-   table (gorc_symtab_name_each).  */
+   table (gorc_symtab_name_each).  Kernel frames are named from
+   /proc/kallsyms (prof-kernel.c).  */
 
 #define _GNU_SOURCE
 #include "prof-fold.h"
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prof-kernel.h"
 #include "symtab.h"
 
 /* libstdc++'s demangler (cp-demangle.o, linked from GCC's libsupc++.a:
@@ -29,21 +31,30 @@ uint64_t prof_hash(const char *s)
 
 /* ---- symbols ---- */
 
-/* NAME for display: a symbol version ("@@GLIBC_2.34") cut, C++ demangled.  */
+/* NAME for display: a symbol version ("@@GLIBC_2.34") cut, C++ demangled;
+   a PLT stub's "@plt" (symtab.h) kept after its demangled name.  */
 static const char *demangle(const char *sym)
 {
+  static const char plt[] = "@plt";
   char *name = prof_xstrdup(sym), *at = strchr(name, '@');
+  int is_plt = at && strcmp(at, plt) == 0;
   if (at && at != name)
     *at = 0;
-  if (name[0] != '_' || name[1] != 'Z')
-    return name;
-  int status = 0;
-  char *d = __cxa_demangle(name, NULL, NULL, &status);
-  if (d && status == 0) {
-    free(name);
-    return d;
+  if (name[0] == '_' && name[1] == 'Z') {
+    int status = 0;
+    char *d = __cxa_demangle(name, NULL, NULL, &status);
+    if (d && status == 0) {
+      free(name);
+      name = d;
+    } else {
+      free(d);
+    }
   }
-  free(d);
+  if (is_plt) {
+    size_t n = strlen(name);
+    name = prof_xrealloc(name, n + sizeof plt);
+    memcpy(name + n, plt, sizeof plt);
+  }
   return name;
 }
 
@@ -201,6 +212,17 @@ static const char *cached_name(struct name_cache *c, const struct prof_proc *p, 
   return name;
 }
 
+/* The address that names frame F of sample S of P: a caller's frame by
+   its call (the return address - 1); the innermost kernel frame and the
+   innermost user frame as they are (where the kernel was interrupted,
+   and where the user code was: the instruction after a system call's,
+   or one that faulted).  */
+static uint64_t frame_pc(const struct prof_proc *p, const struct prof_sample *s, uint32_t f)
+{
+  uint64_t ip = p->ips[s->at + f];
+  return f == 0 || f == s->nkernel ? ip : ip - 1;
+}
+
 /* The frame addresses of one process met so far (plus one; 0: empty),
    direct-mapped as the names are.  */
 struct pc_seen {
@@ -217,9 +239,8 @@ static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
       memset(seen, 0, sizeof *seen);
     for (size_t k = 0; k < p->nsamples; k++) {
       const struct prof_sample *s = &p->samples[k];
-      for (uint32_t f = 0; f < s->n; f++) {
-        /* as fold_sample names them: a caller by its call */
-        uint64_t ip = p->ips[s->at + f], pc = f == 0 ? ip : ip - 1;
+      for (uint32_t f = s->nkernel; f < s->n; f++) {
+        uint64_t pc = frame_pc(p, s, f);
         uint64_t *slot = &seen->pc1[(pc ^ pc >> 12) & (NAME_CACHE_SIZE - 1)];
         if (*slot == pc + 1)
           continue;
@@ -239,12 +260,12 @@ static void stack_line(struct prof_text *l, const struct prof_proc *p, const str
   char tid_end[32];
   prof_text_uint(l, s->time, 10);
   prof_text_put(l, tid_end, (size_t)snprintf(tid_end, sizeof tid_end, " %u %d ", s->tid, (int)s->end));
-  for (uint32_t fr = 0; fr < s->n; fr++) {
+  for (uint32_t fr = s->nkernel; fr < s->n; fr++) {
     /* a caller's frame is its call: the return address - 1 (a
        callchain's addresses are printed as they are, as perf does) */
-    uint64_t ip = p->ips[s->at + fr] - (fr > 0 && s->end != PROF_WALK_CALLCHAIN);
+    uint64_t ip = p->ips[s->at + fr] - (fr > s->nkernel && s->end != PROF_WALK_CALLCHAIN);
     const struct prof_span *m = span_of(p, ip);
-    if (fr)
+    if (fr > s->nkernel)
       prof_text_put(l, ";", 1);
     if (!m) {
       prof_text_put(l, "?", 1);
@@ -267,6 +288,8 @@ int prof_write_stacks(const char *path, const struct prof_data *d)
   for (size_t i = 0; i < d->nprocs; i++) {
     const struct prof_proc *p = &d->procs[i];
     for (size_t k = 0; k < p->nsamples; k++) {
+      if (p->samples[k].n == p->samples[k].nkernel)
+        continue;
       l.len = 0;
       stack_line(&l, p, &p->samples[k]);
       prof_text_put(&l, "\n", 1);
@@ -286,7 +309,14 @@ struct fold_table {
   size_t cap, count;
 };
 
-static void fold_add(struct fold_table *t, const char *stack)
+static size_t fold_hash(const char *stack, pid_t pid, uint32_t tid)
+{
+  return (size_t)(prof_hash(stack) ^ ((uint64_t)(uint32_t)pid * 0x9e3779b97f4a7c15ULL)
+                  ^ ((uint64_t)tid << 17));
+}
+
+static void fold_add(struct fold_table *t, const char *stack, const struct prof_proc *p,
+                     uint32_t tid)
 {
   if (t->count * 2 >= t->cap) {
     size_t ncap = t->cap ? t->cap * 2 : 256;
@@ -297,7 +327,7 @@ static void fold_add(struct fold_table *t, const char *stack)
     }
     for (size_t i = 0; i < t->cap; i++)
       if (t->v[i].stack) {
-        size_t j = prof_hash(t->v[i].stack) & (ncap - 1);
+        size_t j = fold_hash(t->v[i].stack, t->v[i].pid, t->v[i].tid) & (ncap - 1);
         while (n[j].stack)
           j = (j + 1) & (ncap - 1);
         n[j] = t->v[i];
@@ -306,11 +336,15 @@ static void fold_add(struct fold_table *t, const char *stack)
     t->v = n;
     t->cap = ncap;
   }
-  size_t j = prof_hash(stack) & (t->cap - 1);
-  while (t->v[j].stack && strcmp(t->v[j].stack, stack) != 0)
+  size_t j = fold_hash(stack, p->pid, tid) & (t->cap - 1);
+  while (t->v[j].stack && (t->v[j].pid != p->pid || t->v[j].tid != tid
+                           || strcmp(t->v[j].stack, stack) != 0))
     j = (j + 1) & (t->cap - 1);
   if (!t->v[j].stack) {
     t->v[j].stack = prof_xstrdup(stack);
+    t->v[j].pid = p->pid;
+    t->v[j].tid = tid;
+    t->v[j].comm = p->comm;
     t->count++;
   }
   t->v[j].count++;
@@ -340,6 +374,10 @@ static const char *end_root(int32_t end, struct prof_fold_counts *c)
     c->callchain++;
     return NULL;
   }
+  if (end == PROF_WALK_KERNEL) {
+    c->kernel_only++;
+    return NULL;
+  }
   if (end == PROF_WALK_DEEPER) {
     c->deeper++;
     return "[deeper]";
@@ -365,21 +403,28 @@ static void fold_sample(struct fold_table *t, struct name_cache *names, const st
     append_frame(buf, &len, cap, root);
   if (s->n == 0)
     append_frame(buf, &len, cap, "[unknown]");
+  c->kernel_frames += s->nkernel > 0;
   for (uint32_t f = s->n; f-- > 0;) {
-    uint64_t ip = p->ips[s->at + f];
-    const char *name = cached_name(names, p, f == 0 ? ip : ip - 1, tmp, sizeof tmp);
-    /* the thread-start trampoline of libgorc-preload.so is not the program's */
-    if (strcmp(name, "prof_thread") == 0 && f > 0)
+    uint64_t pc = frame_pc(p, s, f);
+    const char *name = f < s->nkernel ? prof_kernel_name(pc)
+                                      : cached_name(names, p, pc, tmp, sizeof tmp);
+    /* the thread-start trampoline of libgorc (runtime/src/thread.c) is not the program's */
+    if (strcmp(name, "gorc_rt_thread_start") == 0 && f > 0)
       continue;
     append_frame(buf, &len, cap, name);
   }
-  fold_add(t, *buf);
+  fold_add(t, *buf, p, s->tid);
 }
 
 static int folded_cmp(const void *a, const void *b)
 {
   const struct prof_folded *x = a, *y = b;
-  return strcmp(x->stack, y->stack);
+  int c = strcmp(x->stack, y->stack);
+  if (c)
+    return c;
+  if (x->pid != y->pid)
+    return x->pid < y->pid ? -1 : 1;
+  return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
 struct prof_folded *prof_fold(const struct prof_data *d, size_t *n, struct prof_fold_counts *c)

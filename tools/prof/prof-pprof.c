@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "prof-kernel.h"
 #include "profile.pb-c.h"
 
 typedef Perftools__Profiles__Profile Profile;
@@ -20,6 +20,8 @@ typedef Perftools__Profiles__Location Location;
 typedef Perftools__Profiles__Function Function;
 typedef Perftools__Profiles__Line Line;
 typedef Perftools__Profiles__ValueType ValueType;
+typedef Perftools__Profiles__Label Label;
+typedef Perftools__Profiles__Mapping Mapping;
 
 /* The frame names met, each with its string index; id = position + 1.  */
 struct names {
@@ -62,14 +64,41 @@ static uint64_t name_id(struct names *t, const char *name, size_t len)
   return t->n;
 }
 
-/* Fixed strings first: string_table[0] must be "".  */
-enum { STR_EMPTY, STR_SAMPLES, STR_COUNT, STR_CPU, STR_NANOSECONDS, STR_FIXED };
+/* Fixed strings first: string_table[0] must be "".  Then the frame
+   names (a function and a location each), then the commands.  */
+enum { STR_EMPTY, STR_SAMPLES, STR_COUNT, STR_CPU, STR_NANOSECONDS, STR_PID, STR_THREAD,
+       STR_COMM, STR_KERNEL, STR_FIXED };
 static const char *const fixed_strings[STR_FIXED] = { "", "samples", "count", "cpu",
-                                                       "nanoseconds" };
+                                                       "nanoseconds", "pid", "thread", "comm",
+                                                       "[kernel.kallsyms]" };
+/* Mapping 1 is the profile's (pprof shows the first one's name as the
+   profile's "File"), of every user frame; mapping 2 the kernel's.  */
+#define USER_MAPPING_ID 1
+#define KERNEL_MAPPING_ID 2
 
-/* A sample per folded stack, its locations leaf first.  */
-static void fill_samples(Profile *p, struct names *names, const struct prof_folded *list,
-                         size_t n, uint64_t period_ns)
+enum { LABEL_PID, LABEL_THREAD, LABEL_COMM, NLABELS };
+
+/* The labels of a sample: pid and thread (numbers), comm (a string:
+   COMM_ID, its id in the commands).  */
+static void fill_labels(Sample *s, const struct prof_folded *f, uint64_t comm_id)
+{
+  s->n_label = NLABELS;
+  s->label = prof_xmalloc(NLABELS * sizeof *s->label);
+  for (int i = 0; i < NLABELS; i++) {
+    s->label[i] = prof_xmalloc(sizeof **s->label);
+    perftools__profiles__label__init(s->label[i]);
+  }
+  s->label[LABEL_PID]->key = STR_PID;
+  s->label[LABEL_PID]->num = f->pid;
+  s->label[LABEL_THREAD]->key = STR_THREAD;
+  s->label[LABEL_THREAD]->num = f->tid;
+  s->label[LABEL_COMM]->key = STR_COMM;
+  s->label[LABEL_COMM]->str = (int64_t)comm_id;   /* made a string index by fill_functions */
+}
+
+/* A sample per folded stack and thread, its locations leaf first.  */
+static void fill_samples(Profile *p, struct names *names, struct names *comms,
+                         const struct prof_folded *list, size_t n, uint64_t period_ns)
 {
   p->n_sample = n;
   p->sample = prof_xmalloc((n ? n : 1) * sizeof *p->sample);
@@ -92,21 +121,51 @@ static void fill_samples(Profile *p, struct names *names, const struct prof_fold
     s->value = prof_xmalloc(2 * sizeof *s->value);
     s->value[0] = (int64_t)list[i].count;
     s->value[1] = (int64_t)(list[i].count * period_ns);
+    const char *comm = list[i].comm && list[i].comm[0] ? list[i].comm : "[unknown]";
+    fill_labels(s, &list[i], name_id(comms, comm, strlen(comm)));
     p->sample[i] = s;
   }
 }
 
-/* One function and one location per name (their ids are the name's).  */
-static void fill_functions(Profile *p, const struct names *names)
+/* The mappings: USER, named by the string MAIN_STR, and KERNEL.  */
+static void fill_mappings(Profile *p, Mapping *user, int64_t main_str, Mapping *kernel)
 {
-  p->n_string_table = STR_FIXED + names->n;
+  perftools__profiles__mapping__init(user);
+  user->id = USER_MAPPING_ID;
+  user->filename = main_str;
+  user->has_functions = 1;
+  perftools__profiles__mapping__init(kernel);
+  kernel->id = KERNEL_MAPPING_ID;
+  kernel->filename = STR_KERNEL;
+  kernel->has_functions = 1;
+  p->n_mapping = 2;
+  p->mapping = prof_xmalloc(2 * sizeof *p->mapping);
+  p->mapping[0] = user;
+  p->mapping[1] = kernel;
+}
+
+/* One function and one location per name (their ids are the name's); a
+   kernel frame's in the kernel's mapping, named without
+   PROF_KERNEL_SUFFIX.  The strings: the fixed ones, the names, the
+   commands (the samples' comm labels made string indexes).  */
+static void fill_functions(Profile *p, const struct names *names, const struct names *comms)
+{
+  p->n_string_table = STR_FIXED + names->n + comms->n;
   p->string_table = prof_xmalloc(p->n_string_table * sizeof *p->string_table);
   for (size_t i = 0; i < STR_FIXED; i++)
     p->string_table[i] = (char *)fixed_strings[i];
+  for (size_t i = 0; i < comms->n; i++)
+    p->string_table[STR_FIXED + names->n + i] = comms->v[i];
+  for (size_t i = 0; i < p->n_sample; i++)
+    p->sample[i]->label[LABEL_COMM]->str += (int64_t)(STR_FIXED + names->n) - 1;
   p->n_function = p->n_location = names->n;
   p->function = prof_xmalloc((names->n ? names->n : 1) * sizeof *p->function);
   p->location = prof_xmalloc((names->n ? names->n : 1) * sizeof *p->location);
   for (size_t i = 0; i < names->n; i++) {
+    size_t len = strlen(names->v[i]);
+    int kernel = prof_kernel_frame(names->v[i], len);
+    if (kernel)
+      names->v[i][len - (sizeof PROF_KERNEL_SUFFIX - 1)] = 0;
     p->string_table[STR_FIXED + i] = names->v[i];
     Function *fn = prof_xmalloc(sizeof *fn);
     perftools__profiles__function__init(fn);
@@ -116,6 +175,7 @@ static void fill_functions(Profile *p, const struct names *names)
     Location *loc = prof_xmalloc(sizeof *loc);
     perftools__profiles__location__init(loc);
     loc->id = i + 1;
+    loc->mapping_id = kernel ? KERNEL_MAPPING_ID : USER_MAPPING_ID;
     loc->n_line = 1;
     loc->line = prof_xmalloc(sizeof *loc->line);
     loc->line[0] = prof_xmalloc(sizeof **loc->line);
@@ -125,9 +185,20 @@ static void fill_functions(Profile *p, const struct names *names)
   }
 }
 
-static void profile_free(Profile *p, struct names *names)
+static void names_free(struct names *names)
+{
+  for (size_t i = 0; i < names->n; i++)
+    free(names->v[i]);
+  free(names->v);
+  free(names->slots);
+}
+
+static void profile_free(Profile *p, struct names *names, struct names *comms)
 {
   for (size_t i = 0; i < p->n_sample; i++) {
+    for (size_t k = 0; k < p->sample[i]->n_label; k++)
+      free(p->sample[i]->label[k]);
+    free(p->sample[i]->label);
     free(p->sample[i]->location_id);
     free(p->sample[i]->value);
     free(p->sample[i]);
@@ -142,10 +213,9 @@ static void profile_free(Profile *p, struct names *names)
   free(p->location);
   free(p->function);
   free(p->string_table);
-  for (size_t i = 0; i < names->n; i++)
-    free(names->v[i]);
-  free(names->v);
-  free(names->slots);
+  free(p->mapping);
+  names_free(names);
+  names_free(comms);
 }
 
 /* The gzip stream of the LEN bytes at BUF, in *OUT (*OUTLEN bytes), or
@@ -209,13 +279,14 @@ static int write_gzip(const char *path, const uint8_t *buf, size_t len)
   return 0;
 }
 
-int prof_pprof_write(const char *path, const struct prof_folded *list, size_t n,
-                     uint64_t period_ns, double duration)
+int prof_pprof_write(const char *path, const char *main, const struct prof_folded *list,
+                     size_t n, uint64_t period_ns, double start, double duration)
 {
   Profile p;
+  Mapping user, kernel;
   ValueType types[2], period_type;
   ValueType *type_ptrs[2] = { &types[0], &types[1] };
-  struct names names = { 0 };
+  struct names names = { 0 }, comms = { 0 };
   perftools__profiles__profile__init(&p);
   for (int i = 0; i < 2; i++)
     perftools__profiles__value_type__init(&types[i]);
@@ -229,10 +300,13 @@ int prof_pprof_write(const char *path, const struct prof_folded *list, size_t n,
   p.sample_type = type_ptrs;
   p.period_type = &period_type;
   p.period = (int64_t)period_ns;
-  p.time_nanos = (int64_t)time(NULL) * 1000000000;
+  p.time_nanos = (int64_t)(start * 1e9);
   p.duration_nanos = (int64_t)(duration * 1e9);
-  fill_samples(&p, &names, list, n, period_ns);
-  fill_functions(&p, &names);
+  fill_samples(&p, &names, &comms, list, n, period_ns);
+  /* MAIN is a string as the commands are: after the frame names */
+  int64_t main_str = (int64_t)(STR_FIXED + names.n + name_id(&comms, main, strlen(main)) - 1);
+  fill_functions(&p, &names, &comms);
+  fill_mappings(&p, &user, main_str, &kernel);
   size_t len = perftools__profiles__profile__get_packed_size(&p);
   uint8_t *buf = prof_xmalloc(len);
   perftools__profiles__profile__pack(&p, buf);
@@ -240,6 +314,6 @@ int prof_pprof_write(const char *path, const struct prof_folded *list, size_t n,
   p.period_type = NULL;
   int rc = write_gzip(path, buf, len);
   free(buf);
-  profile_free(&p, &names);
+  profile_free(&p, &names, &comms);
   return rc;
 }

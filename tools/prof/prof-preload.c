@@ -29,7 +29,7 @@ static void parse_sample(struct prof_proc *p, const unsigned char *r, uint32_t l
   /* libgorc's -GORC_E* (a walk that stopped) shows as truncated */
   int32_t end = s.status < 0 ? PROF_WALK_TRUNCATED
                 : s.status > 0 ? PROF_WALK_DEEPER : PROF_WALK_COMPLETE;
-  prof_proc_add_sample(p, 0, s.tid, end, ips, n);
+  prof_proc_add_sample(p, 0, s.tid, end, NULL, 0, ips, n);
   free(ips);
 }
 

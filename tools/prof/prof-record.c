@@ -6,7 +6,12 @@
    every 50 ms; records are copied out, ordered by time and fed to the
    profile (prof-feed.c) once every buffer has been read past them, so
    that a mapping reported on one CPU is known before the samples another
-   CPU took in it.  */
+   CPU took in it.
+
+   With -a there is one event per CPU for every process (pid -1); the
+   processes running when it starts are read from /proc, as perf
+   synthesizes them.  With --every the records older than each
+   interval's end are fed, then the interval's hook writes them out.  */
 
 #define _GNU_SOURCE
 #include "prof-record.h"
@@ -64,6 +69,7 @@ struct recorder {
   size_t ring_pages;          /* data pages per ring tried first */
   int hold;                   /* GORC_PROF_TEST_HOLD_RING: rings not read yet */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
+  int kernel;                 /* samples in the kernel, with its callchains */
 };
 
 static volatile sig_atomic_t interrupted, release_asked;
@@ -117,6 +123,35 @@ static void explain_permission(int err)
           "(CAP_PERFMON) to profile another user's process\n");
 }
 
+/* May gorc-prof sample in the kernel?  perf_event_paranoid at most 1,
+   or CAP_PERFMON (root): tried with an event on gorc-prof itself, as
+   the kernel decides it.  1, or 0 after a line saying why not.  */
+static int kernel_allowed(void)
+{
+  struct perf_event_attr a;
+  memset(&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_SOFTWARE;
+  a.config = PERF_COUNT_SW_CPU_CLOCK;
+  a.sample_period = 1000000;
+  a.sample_type = PERF_SAMPLE_CALLCHAIN;
+  a.exclude_callchain_user = 1;
+  a.disabled = 1;
+  int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd >= 0) {
+    close(fd);
+    return 1;
+  }
+  if (errno == EACCES || errno == EPERM)
+    fprintf(stderr, "gorc-prof: no kernel frames: kernel.perf_event_paranoid is %d (at most 1, "
+            "or CAP_PERFMON, lets gorc-prof sample the kernel); user frames only\n",
+            paranoid_level());
+  else
+    fprintf(stderr, "gorc-prof: no kernel frames: perf_event_open refuses kernel samples (%s); "
+            "user frames only\n", strerror(errno));
+  return 0;
+}
+
 static void attr_init(struct recorder *r)
 {
   struct perf_event_attr *a = &r->attr;
@@ -129,7 +164,12 @@ static void attr_init(struct recorder *r)
                    PERF_SAMPLE_STACK_USER;
   a->sample_regs_user = GORC_PERF_REGS_MASK;
   a->sample_stack_user = r->o->stack_size;
-  a->exclude_kernel = 1;
+  /* the kernel's callchain, its own ORC-unwound part only: the user
+     part is unwound here from the copy */
+  if (r->kernel)
+    a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+  a->exclude_callchain_user = 1;
+  a->exclude_kernel = !r->kernel;
   a->exclude_hv = 1;
   a->mmap = 1;
   a->mmap2 = 1;
@@ -137,8 +177,9 @@ static void attr_init(struct recorder *r)
   a->comm_exec = 1;
   a->task = 1;
   a->sample_id_all = 1;
-  a->inherit = 1;
-  a->inherit_thread = !r->o->children;
+  /* a CPU's event sees every task: nothing to inherit */
+  a->inherit = !r->o->all;
+  a->inherit_thread = !r->o->all && !r->o->children;
   a->use_clockid = 1;
   a->clockid = CLOCK_MONOTONIC;
   a->watermark = 1;
@@ -171,8 +212,8 @@ static int ring_map(const struct recorder *r, struct ring *ring, int fd)
   return -1;
 }
 
-/* Open the event of thread TID on every CPU.  0, 1 when the thread is
-   gone, or -1 after an error message.  */
+/* Open the event of thread TID (-1: every task) on every CPU.  0, 1 when
+   the thread is gone, or -1 after an error message.  */
 static int open_thread(struct recorder *r, pid_t tid)
 {
   for (int cpu = 0; cpu < r->ncpus; cpu++) {
@@ -182,7 +223,11 @@ static int open_thread(struct recorder *r, pid_t tid)
     if (fd < 0 && errno == ESRCH)
       return 1;
     if (fd < 0) {
-      if (errno == EACCES || errno == EPERM)
+      if ((errno == EACCES || errno == EPERM) && tid < 0)
+        fprintf(stderr, "gorc-prof: perf_event_open: %s: -a (every process) needs "
+                "kernel.perf_event_paranoid at most 0, or CAP_PERFMON (root); it is %d\n",
+                strerror(errno), paranoid_level());
+      else if (errno == EACCES || errno == EPERM)
         explain_permission(errno);
       else
         fprintf(stderr, "gorc-prof: perf_event_open (thread %d, CPU %d): %s\n", (int)tid, cpu,
@@ -264,6 +309,25 @@ static void synthesize_process(struct recorder *r, pid_t pid)
       prof_proc_add_span(pp, m->bias, lo, hi, m->path);
   }
   fclose(f);
+}
+
+/* -a: every process running now, from /proc (the idle task, pid 0,
+   named as perf names it).  */
+static void synthesize_all(struct recorder *r)
+{
+  DIR *dir = opendir("/proc");
+  if (!dir)
+    return;
+  struct dirent *de;
+  while ((de = readdir(dir))) {
+    char *end;
+    long pid = strtol(de->d_name, &end, 10);
+    if (*end == 0 && pid > 0 && pid <= INT32_MAX)
+      synthesize_process(r, (pid_t)pid);
+  }
+  closedir(dir);
+  struct prof_proc *idle = prof_proc_get(r->d, 0);
+  snprintf(idle->comm, sizeof idle->comm, "swapper");
 }
 
 /* Has process PID ended (gone, or a zombie its parent has not reaped)?  */
@@ -428,6 +492,18 @@ static void feed_until(struct recorder *r, uint64_t horizon)
   r->npend -= k;
 }
 
+/* --every: every record written before now fed, then the interval's
+   hook.  */
+static void cut_interval(struct recorder *r)
+{
+  uint64_t end = now_ns();
+  for (int c = 0; c < r->ncpus; c++)
+    if (r->rings[c].fd >= 0)
+      drain_ring(r, &r->rings[c]);
+  feed_until(r, end);
+  r->o->interval(r->o->interval_arg, r->d);
+}
+
 static void progress(const struct recorder *r, double t, int final)
 {
   size_t ns, nt;
@@ -445,6 +521,8 @@ static void progress(const struct recorder *r, double t, int final)
 /* Are the attached processes all gone?  */
 static int targets_gone(struct recorder *r, int *status)
 {
+  if (r->o->all)
+    return 0;
   if (r->child) {
     r->child_done = waitpid(r->child, status, WNOHANG) == r->child;
     return r->child_done;
@@ -465,9 +543,14 @@ static void record_loop(struct recorder *r, int *status)
   for (int c = 0; c < r->ncpus; c++)
     if (r->rings[c].fd >= 0)
       pfd[npfd++] = (struct pollfd){ .fd = r->rings[c].fd, .events = POLLIN };
+  double interval_end = t0 + r->o->every;
   for (;;) {
     int done = interrupted || targets_gone(r, status)
                || (r->o->duration > 0 && now() - t0 >= r->o->duration);
+    if (r->o->every > 0 && !done && now() >= interval_end) {
+      cut_interval(r);
+      interval_end += r->o->every;
+    }
     if (r->hold && !done && !release_asked) {
       poll(NULL, 0, DRAIN_MS);
       continue;
@@ -512,9 +595,19 @@ static void recorder_close(struct recorder *r)
   free(r->rings);
 }
 
-/* Open the events: on the stopped program, or on each process of -p.  */
+/* Open the events: on every CPU (-a), on the stopped program, or on each
+   process of -p.  */
 static int open_events(struct recorder *r)
 {
+  if (r->o->all) {
+    if (open_thread(r, -1) != 0)
+      return -1;
+    /* after the events open: a process started in between is in both */
+    synthesize_all(r);
+    if (r->o->progress)
+      fprintf(stderr, "gorc-prof: recording every process on %d CPUs\n", r->ncpus);
+    return 0;
+  }
   if (r->child) {
     int rc = open_thread(r, r->child);
     if (rc > 0)
@@ -567,6 +660,7 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     free(r.rings);
     return 2;
   }
+  r.kernel = !o->user_only && kernel_allowed();
   attr_init(&r);
   if (open_events(&r) != 0) {
     rc = 2;

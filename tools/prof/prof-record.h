@@ -11,15 +11,25 @@
 #include "gorc/perf-sample.h"
 #include "prof-data.h"
 
+/* --every: called by a recorder at each interval's end with D holding
+   every sample taken before it; it writes them out and clears them
+   (prof_data_clear_samples).  */
+typedef void prof_interval_fn(void *arg, struct prof_data *d);
+
 struct prof_record_opts {
   const pid_t *pids;         /* -p: processes to attach to ... */
   size_t npids;
-  char **cmd;                /* ... or the program to start */
+  char **cmd;                /* ... or the program to start ... */
+  int all;                   /* ... or -a: every process, every CPU */
   long hz;
   double duration;           /* -d: seconds, 0: until the end */
   unsigned stack_size;       /* bytes of user stack per sample */
   int children;              /* follow child processes too */
   int progress;              /* 1: a progress line on stderr (terminal), 2: every 5 s */
+  int user_only;             /* --user-only: no kernel frames (else where allowed) */
+  double every;              /* --every: seconds per interval, 0: one profile */
+  prof_interval_fn *interval;
+  void *interval_arg;
 };
 
 /* Record into D.  Returns 0, or 2 after an error message.  *STATUS gets

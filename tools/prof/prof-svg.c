@@ -3,7 +3,9 @@
    samples, the root ("all") at the bottom, callees above their callers, in
    flamegraph.pl's layout and "hot" colours.  Every rectangle has a <title>
    (the tooltip: name, samples, percentage) and, when wide enough, its name
-   as text.  No script, no external file: plain SVG 1.1.  */
+   as text.  Kernel frames (PROF_KERNEL_SUFFIX) are blue, in the "aqua"
+   range, apart from the program's.  No script, no external file: plain
+   SVG 1.1.  */
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include "prof-svg.h"
 #include "prof-data.h"
+#include "prof-kernel.h"
 #include "mapped.h"
 
 #define IMG_WIDTH 1200.0
@@ -164,6 +167,11 @@ static void draw(struct ctx *c, const struct node *n, double x, int depth)
   int y = c->height - BOTTOM_PAD - (depth + 1) * FRAME_H;
   unsigned h = hash_name(n->name);
   int r = 205 + (int)(h % 50), g = (int)((h >> 8) % 230), b = (int)((h >> 16) % 55);
+  if (prof_kernel_frame(n->name, strlen(n->name))) {
+    r = 50 + (int)(h % 60);
+    g = 160 + (int)((h >> 8) % 55);
+    b = 200 + (int)((h >> 16) % 55);
+  }
   if (depth == 0) {
     r = 200;
     g = 200;

@@ -22,6 +22,7 @@ enum prof_walk_end {
   PROF_WALK_COMPLETE = 0,   /* the outermost frame (_start, the thread start) */
   PROF_WALK_DEEPER = 1,     /* more frames than the caller's room */
   PROF_WALK_CALLCHAIN = 2,  /* not unwound: a frame-pointer callchain (perf record -g) */
+  PROF_WALK_KERNEL = 3,     /* no user part: a kernel thread's or the idle task's sample */
   PROF_WALK_TRUNCATED = -1, /* the stack copy ended */
   PROF_WALK_NO_INFO = -2,   /* code without records or .eh_frame (or no file) */
   PROF_WALK_BAD = -3        /* the stack did not make sense (not code, wrong direction) */

@@ -1,0 +1,30 @@
+/* gorc-prof: the names of kernel addresses, from /proc/kallsyms.  */
+#ifndef GORC_PROF_KERNEL_H
+#define GORC_PROF_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The suffix that marks a kernel frame in the folded stacks, as perf's
+   and FlameGraph's stackcollapse-perf.pl --kernel write it: the flame
+   graph colours such frames apart and the pprof puts them in the
+   kernel's mapping.  No C or C++ symbol ends in it.  */
+#define PROF_KERNEL_SUFFIX "_[k]"
+/* A kernel frame whose name is not known.  */
+#define PROF_KERNEL_UNNAMED "[kernel]" PROF_KERNEL_SUFFIX
+
+/* The display name of kernel address PC, with PROF_KERNEL_SUFFIX: the
+   text symbol at or below it in /proc/kallsyms (read at the first call),
+   else PROF_KERNEL_UNNAMED.  Without the privilege to see kernel
+   addresses (kernel.kptr_restrict, CAP_SYSLOG) kallsyms lists every one
+   as 0: then every kernel frame is PROF_KERNEL_UNNAMED, said once on
+   stderr.  */
+const char *prof_kernel_name(uint64_t pc);
+
+/* Is NAME (a folded frame) a kernel frame?  */
+int prof_kernel_frame(const char *name, size_t len);
+
+/* The table read, freed.  */
+void prof_kernel_end(void);
+
+#endif
