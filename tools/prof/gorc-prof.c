@@ -81,6 +81,17 @@ static int parse_pids(struct options *o, const char *list)
   return 0;
 }
 
+static int parse_every(struct options *o, const char *v)
+{
+  char *end;
+  o->every = strtod(v, &end);
+  if (end == v || *end || !(o->every >= 0.1 && o->every <= 86400)) {
+    fprintf(stderr, "gorc-prof: --every wants seconds from 0.1 to 86400, not '%s'\n", v);
+    return -1;
+  }
+  return 0;
+}
+
 /* VALUE of option NAME: "-x V", "--name=V" or "--name V".  */
 static const char *opt_value(int argc, char **argv, int *i, const char *shortopt,
                              const char *longopt)
@@ -106,7 +117,7 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
   else if ((v = opt_value(argc, argv, i, "-d", "--duration")))
     o->duration = strtod(v, NULL);
   else if ((v = opt_value(argc, argv, i, NULL, "--every")))
-    o->every = strtod(v, NULL);
+    return parse_every(o, v);
   else if ((v = opt_value(argc, argv, i, NULL, "--stack-size")))
     o->stack_size = (unsigned)strtoul(v, NULL, 10);
   else if ((v = opt_value(argc, argv, i, NULL, "--perf-data")))
@@ -159,9 +170,8 @@ static int parse_options(struct options *o, int argc, char **argv)
     fprintf(stderr, "gorc-prof: give one of -a, -p PID, --perf-data FILE or -- PROGRAM\n");
     return -1;
   }
-  if (o->every < 0 || (o->every > 0 && o->every < 0.1) || (o->every > 0 && o->perf_data)) {
-    fprintf(stderr, "gorc-prof: --every wants 0.1 seconds or more, while recording "
-            "(not --perf-data)\n");
+  if (o->every > 0 && o->perf_data) {
+    fprintf(stderr, "gorc-prof: --every splits a recording: not --perf-data\n");
     return -1;
   }
   if (o->hz < 1 || o->hz > 100000) {
@@ -200,7 +210,7 @@ static double now(void)
 /* --every: the profiles written so far.  */
 struct intervals {
   const struct options *o;
-  unsigned written;
+  unsigned written, failed;
   uint64_t samples;
   double start;              /* the current interval's, seconds since the epoch */
 };
@@ -359,6 +369,8 @@ static void write_interval(void *arg, struct prof_data *d)
     iv->samples += ns;
     if (!o->quiet)
       fprintf(stderr, "gorc-prof: wrote %s: %zu samples, %.1f s\n", path, ns, end - iv->start);
+  } else {
+    iv->failed++;
   }
   prof_folded_free(list, nl);
   prof_data_clear_samples(d);
@@ -488,7 +500,6 @@ static int exit_status(int status, int rc_files)
 static int finish_intervals(const struct options *o, struct prof_data *d, struct intervals *iv,
                             int status, double elapsed)
 {
-  unsigned before = iv->written;
   uint64_t lost = d->lost;
   write_interval(iv, d);
   if (!o->quiet)
@@ -498,7 +509,7 @@ static int finish_intervals(const struct options *o, struct prof_data *d, struct
   prof_data_free(d);
   prof_modules_end();
   prof_kernel_end();
-  return exit_status(status, iv->written == before + 1 ? 0 : 1);
+  return exit_status(status, iv->failed ? 1 : 0);
 }
 
 int main(int argc, char **argv)
@@ -512,7 +523,7 @@ int main(int argc, char **argv)
   struct prof_data d = { 0 };
   int status = 0;
   double cpu = 0, t0 = now(), start = wall_now();
-  struct intervals iv = { &o, 0, 0, start };
+  struct intervals iv = { &o, 0, 0, 0, start };
   if (record(&o, &d, &status, &cpu, &iv) != 0) {
     prof_data_free(&d);
     prof_modules_end();       /* its scratch files */

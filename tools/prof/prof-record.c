@@ -479,19 +479,35 @@ static int pending_cmp(const void *a, const void *b)
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Feed the records older than HORIZON (all with UINT64_MAX), in order.  */
+static void drain_all(struct recorder *r)
+{
+  for (int c = 0; c < r->ncpus; c++)
+    if (r->rings[c].fd >= 0)
+      drain_ring(r, &r->rings[c]);
+}
+
+/* Feed the records older than HORIZON (all with UINT64_MAX), in order.
+   Feeding (unwinding, reading the modules of new processes) can take
+   longer than a ring holds (-a on a busy machine lost samples so): the
+   rings are drained every 256 records fed, what they give kept for a
+   later round (after the sorted ones).  */
 static void feed_until(struct recorder *r, uint64_t horizon)
 {
   if (r->npend == 0)
     return;             /* nothing pending: no array yet (qsort wants one) */
   qsort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
-  size_t k = 0;
-  for (; k < r->npend && r->pend[k].time < horizon; k++) {
+  size_t k = 0, sorted = r->npend;
+  for (; k < sorted && r->pend[k].time < horizon; k++) {
     prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
     free(r->pend[k].rec);
+    if (k % 256 == 255)
+      drain_all(r);
   }
   memmove(r->pend, r->pend + k, (r->npend - k) * sizeof *r->pend);
   r->npend -= k;
+  /* the last round: what was drained while feeding too */
+  if (horizon == UINT64_MAX && r->npend)
+    feed_until(r, horizon);
 }
 
 /* --every: every record written before now fed, then the interval's
@@ -499,9 +515,7 @@ static void feed_until(struct recorder *r, uint64_t horizon)
 static void cut_interval(struct recorder *r)
 {
   uint64_t end = now_ns();
-  for (int c = 0; c < r->ncpus; c++)
-    if (r->rings[c].fd >= 0)
-      drain_ring(r, &r->rings[c]);
+  drain_all(r);
   feed_until(r, end);
   r->o->interval(r->o->interval_arg, r->d);
 }
@@ -560,9 +574,7 @@ static void record_loop(struct recorder *r, int *status)
     /* what was written before this round's reads started is complete
        once every ring has been read */
     uint64_t round_start = now_ns();
-    for (int c = 0; c < r->ncpus; c++)
-      if (r->rings[c].fd >= 0)
-        drain_ring(r, &r->rings[c]);
+    drain_all(r);
     feed_until(r, done ? UINT64_MAX : horizon);
     horizon = round_start;
     if (r->hold && release_asked) {
