@@ -21,7 +21,8 @@
 #   make deps     install the Debian packages gorc needs (run automatically)
 #   make check-matrix   the testsuite for GCC 13 to 16 (and their aarch64
 #                 cross compilers) in a Debian sid root (scripts/sid-root.sh,
-#                 docs/GCC_VERSIONS.md); MATRIX_GCC="15 16": some of them
+#                 docs/GCC_VERSIONS.md); MATRIX_GCC="15 16": some of them;
+#                 MATRIX_JOBS=N: N versions at once (default 2)
 
 # GCC the plugin is for, and the C++ compiler of the same GCC to build it.
 CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
