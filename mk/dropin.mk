@@ -27,8 +27,9 @@ tools/gorc-g++: tools/gorc-gcc.in mk/dropin.mk
 
 # The symbol reader (include/gorc/elf_symbols.h) is the crash handler's,
 # the .eh_frame reader (include/gorc/eh_frame.h) libgorc's, run over the
-# bytes of a file, and the signal return code (include/gorc/sigreturn.h)
-# the one libgorc's ports look for.  gorc-prof is linked static, libc
+# bytes of a file, the step rules (include/gorc/step.h) libgorc's, over
+# a sample's stack copy, and the signal return code
+# (include/gorc/sigreturn.h) the one libgorc's ports look for.  gorc-prof is linked static, libc
 # too (-static-pie: still position independent): loading and relocating
 # libelf, protobuf-c and zlib was about 0.7 ms of every run's start-up
 # (gorc-prof --help: 2.8 ms of CPU against 2.1 ms), and libc's another

@@ -381,15 +381,10 @@ static void sc_code_range_close(FILE *f, bool cfi, const char *start, const char
   gorc_emit_one_entry_range(f, s, e, NULL, gorc_entry_state(GORC_ARCH_MACHINE));
 }
 
-static void sc_finish_unit(void *, void *)
+/* The static-call variables this unit defines, into VARS (a common one
+   is an error: every unit would print its trampoline).  */
+static void sc_unit_vars(auto_vec<tree> *vars)
 {
-  if (!sc_enabled || seen_error() || !GORC_ARCH_TARGET_OK())
-    return;
-  /* -flto without fat objects: code (and so this) comes at link time.  */
-  if (flag_generate_lto && !flag_fat_lto_objects)
-    return;
-
-  auto_vec<tree> vars;
   varpool_node *v;
   FOR_EACH_DEFINED_VARIABLE(v) {
     if (!sc_marked(v->decl) || DECL_EXTERNAL(v->decl) || v->in_other_partition
@@ -403,30 +398,18 @@ static void sc_finish_unit(void *, void *)
              "with %<-fno-common%> (the default)");
       continue;
     }
-    vars.safe_push(v->decl);
+    vars->safe_push(v->decl);
   }
-  if (vars.is_empty())
-    return;
+}
 
-  FILE *f = asm_out_file;
-  bool cfi = dwarf2out_do_cfi_asm();
-  static unsigned unit_no; /* labels unique if a unit ever did this twice */
-  unsigned u = unit_no++;
-  char ret0[32], ret0_end[32];
-  snprintf(ret0, sizeof ret0, ".Lgorc_sc_r%u", u);
+/* The block of unit U: page-aligned, header, return-0 stub (label
+   RET0), the trampolines of VARS, padded to a whole page (libgorc remaps
+   these pages).  */
+static void sc_emit_block(FILE *f, const auto_vec<tree> *vars, unsigned u, bool cfi,
+                          const char *ret0)
+{
+  char ret0_end[32];
   snprintf(ret0_end, sizeof ret0_end, ".Lgorc_sc_re%u", u);
-
-  /* Local aliases of the variables: PC-relative references to them then
-     resolve in this object, also for an exported variable of a shared
-     library (no dynamic relocation, nothing to interpose).  */
-  for (unsigned i = 0; i < vars.length(); i++) {
-    fprintf(f, "\t.set\t.Lgorc_sc_v%u_%u, ", u, i);
-    assemble_name(f, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(vars[i])));
-    fputc('\n', f);
-  }
-
-  /* The block: page-aligned, header, return-0 stub, trampolines, padded
-     to a whole page (libgorc remaps these pages).  */
   fprintf(f, "\t.pushsection\t%s,\"ax\",@progbits\n", GORC_SC_TEXT_SECTION);
   fprintf(f, "\t.p2align\t%d\n", exact_log2(GORC_SC_BLOCK_SIZE));
   fputs(GORC_ARCH_SC_HEADER_ASM, f);
@@ -435,8 +418,8 @@ static void sc_finish_unit(void *, void *)
   fputs(GORC_ARCH_SC_RET0_ASM, f);
   sc_code_range_close(f, cfi, ret0, ret0_end);
   fprintf(f, "\t.size\t%s, %d\n", GORC_SC_RET0_NAME, GORC_ARCH_SC_TRAMP_SIZE);
-  for (unsigned i = 0; i < vars.length(); i++) {
-    const char *name = sc_tramp_name(vars[i]);
+  for (unsigned i = 0; i < vars->length(); i++) {
+    const char *name = sc_tramp_name((*vars)[i]);
     char start[32], end[32], varlabel[32];
     snprintf(start, sizeof start, ".Lgorc_sc_t%u_%u", u, i);
     snprintf(end, sizeof end, ".Lgorc_sc_te%u_%u", u, i);
@@ -444,15 +427,20 @@ static void sc_finish_unit(void *, void *)
     fprintf(f, "\t.balign\t%d\n\t.globl\t%s\n\t.hidden\t%s\n\t.type\t%s, @function\n%s:\n%s:\n",
             GORC_ARCH_SC_TRAMP_SIZE, name, name, name, name, start);
     sc_code_range_open(f, cfi);
-    sc_print_target(f, vars[i], varlabel, ret0);
+    sc_print_target(f, (*vars)[i], varlabel, ret0);
     fprintf(f, GORC_ARCH_SC_TRAMP_TAIL_FMT, varlabel, varlabel);
     sc_code_range_close(f, cfi, start, end);
     fprintf(f, "\t.size\t%s, %d\n", name, GORC_ARCH_SC_TRAMP_SIZE);
   }
   fprintf(f, "\t.balign\t%d, %s\n\t.popsection\n", GORC_SC_BLOCK_SIZE, GORC_ARCH_TRAP_BYTE);
+}
 
+/* The descriptors of unit U's NVARS variables, the (maybe empty) call-site
+   table, and the module's note.  */
+static void sc_emit_descriptors(FILE *f, unsigned nvars, unsigned u, const char *ret0)
+{
   fprintf(f, "\t.pushsection\t%s,\"aR\",@progbits\n\t.p2align\t2\n", GORC_SC_DESC_SECTION);
-  for (unsigned i = 0; i < vars.length(); i++)
+  for (unsigned i = 0; i < nvars; i++)
     fprintf(f, "\t.long\t.Lgorc_sc_t%u_%u - .\n\t.long\t.Lgorc_sc_v%u_%u - .\n"
             "\t.byte\t%d, %d\n\t.short\t0\n\t.long\t%s - .\n",
             u, i, u, i, GORC_SC_VERSION, GORC_SC_DESC_SIZE, ret0);
@@ -471,6 +459,37 @@ static void sc_finish_unit(void *, void *)
   gorc_note_section_bounds(f, GORC_SC_DESC_SECTION);
   gorc_note_section_bounds(f, GORC_SC_SITES_SECTION);
   gorc_note_end(f);
+}
+
+static void sc_finish_unit(void *, void *)
+{
+  if (!sc_enabled || seen_error() || !GORC_ARCH_TARGET_OK())
+    return;
+  /* -flto without fat objects: code (and so this) comes at link time.  */
+  if (flag_generate_lto && !flag_fat_lto_objects)
+    return;
+
+  auto_vec<tree> vars;
+  sc_unit_vars(&vars);
+  if (vars.is_empty())
+    return;
+
+  FILE *f = asm_out_file;
+  static unsigned unit_no; /* labels unique if a unit ever did this twice */
+  unsigned u = unit_no++;
+  char ret0[32];
+  snprintf(ret0, sizeof ret0, ".Lgorc_sc_r%u", u);
+
+  /* Local aliases of the variables: PC-relative references to them then
+     resolve in this object, also for an exported variable of a shared
+     library (no dynamic relocation, nothing to interpose).  */
+  for (unsigned i = 0; i < vars.length(); i++) {
+    fprintf(f, "\t.set\t.Lgorc_sc_v%u_%u, ", u, i);
+    assemble_name(f, IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(vars[i])));
+    fputc('\n', f);
+  }
+  sc_emit_block(f, &vars, u, dwarf2out_do_cfi_asm(), ret0);
+  sc_emit_descriptors(f, vars.length(), u, ret0);
 }
 
 /* ---- call sites (RTL, after the records pass) ----

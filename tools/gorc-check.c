@@ -873,6 +873,116 @@ static int has_section(const struct gorc_elf *g, const char *name)
   return 0;
 }
 
+/* The table's own messages (notes, warnings, errors: those set FC's
+   status), and a line when the file has no records.  */
+static void report_table(struct file_check *fc, const char *path, const struct gorc_table *t)
+{
+  for (size_t k = 0; k < t->nnotes; k++)
+    fprintf(stderr, "%s: %s: note: %s\n", prog, path, t->notes[k]);
+  for (size_t k = 0; k < t->nwarnings; k++)
+    fprintf(stderr, "%s: %s: warning: %s\n", prog, path, t->warnings[k]);
+  for (size_t k = 0; k < t->nproblems; k++) {
+    fprintf(stderr, "%s: %s: error: %s\n", prog, path, t->problems[k]);
+    fc->status = 2;
+  }
+  if (t->nranges == 0 && t->nbad == 0)
+    printf("%s: no gorc records (%s)\n", path,
+           t->nindex_secs ? "gorc_unwind_index is empty" : "no gorc_unwind_index section");
+}
+
+/* Does G have .eh_frame, as a section or (no section headers left) as the
+   segment PT_GNU_EH_FRAME points into?  */
+static int has_eh_frame(const struct gorc_elf *g)
+{
+  GElf_Phdr ph;
+  size_t np = 0;
+  if (has_section(g, ".eh_frame"))
+    return 1;
+  if (g->is_rel || elf_getphdrnum(g->elf, &np) != 0)
+    return 0;
+  for (size_t i = 0; i < np; i++)
+    if (gelf_getphdr(g->elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
+      return 1;
+  return 0;
+}
+
+/* The CFI sources of G the records are checked against, into FC->src:
+   .eh_frame (*EH_CFI, the caller's to end) and .debug_frame (of *DW, the
+   caller's to end).  One that cannot be read is an error (status 2).  */
+static void open_cfi(struct file_check *fc, const char *path, const struct gorc_elf *g,
+                     Dwarf **dw, Dwarf_CFI **eh_cfi)
+{
+  if (has_eh_frame(g)) {
+    *eh_cfi = dwarf_getcfi_elf(g->elf);
+    if (!*eh_cfi) {
+      fprintf(stderr, "%s: %s: error: cannot read .eh_frame: %s\n", prog, path,
+              dwarf_errmsg(-1));
+      fc->status = 2;
+    } else {
+      fc->src[fc->nsrc].name = "eh_frame";
+      fc->src[fc->nsrc++].cfi = *eh_cfi;
+    }
+  }
+  if (has_section(g, ".debug_frame")) {
+    *dw = dwarf_begin_elf(g->elf, DWARF_C_READ, NULL);
+    Dwarf_CFI *cfi = *dw ? dwarf_getcfi(*dw) : NULL;
+    if (!cfi) {
+      fprintf(stderr, "%s: %s: error: cannot read .debug_frame: %s\n", prog, path,
+              dwarf_errmsg(-1));
+      fc->status = 2;
+    } else {
+      fc->src[fc->nsrc].name = "debug_frame";
+      fc->src[fc->nsrc++].cfi = cfi;
+    }
+  }
+}
+
+/* Every executable section of G swept byte by byte (and its return
+   address signing checked, where the machine signs).  */
+static void check_code(struct file_check *fc, const struct gorc_elf *g)
+{
+  for (size_t k = 0; k < g->nby_addr; k++) {
+    const struct gorc_sec *s = &g->secs[g->by_addr[k]];
+    if (!(s->shdr.sh_flags & SHF_EXECINSTR) || s->shdr.sh_type == SHT_NOBITS || !s->data)
+      continue;
+    sweep_section(fc, s);
+    if (g->arch->insn_info)
+      check_ra_signing(fc, s);
+  }
+}
+
+/* The file's summary line; a disagreement sets status 1.  */
+static void print_summary(struct file_check *fc, const char *path, const struct gorc_elf *g,
+                          const struct gorc_table *t)
+{
+  char pct[32];
+  if (fc->total)
+    snprintf(pct, sizeof pct, "%.2f%%", 100.0 * (double)fc->agreeing / (double)fc->total);
+  else
+    snprintf(pct, sizeof pct, "n/a");
+  printf("%s: %s: %" PRIu64 "/%" PRIu64 " bytes agree (%s), %" PRIu64 " mismatched, %" PRIu64
+         " uncovered, %zu records, %zu ranges, %" PRIu64 " bytes + %" PRIu64 " bytes index",
+         prog, path, fc->agreeing, fc->total, pct, fc->mismatched, fc->uncovered, t->nstates,
+         t->nranges, t->bytes, t->index_bytes);
+  if (t->nbad)
+    printf("; bad ranges left out: %zu", t->nbad);
+  if (fc->records_only)
+    printf("; %" PRIu64 " bytes records only", fc->records_only);
+  if (fc->lenient)
+    printf("; %" PRIu64 " bytes undefined (inexpressible CFI)", fc->lenient);
+  if (fc->restored)
+    printf("; %" PRIu64 " bytes rbp restored before the CFI says so", fc->restored);
+  if (fc->skipped)
+    printf("; %" PRIu64 " bytes toolchain code skipped", fc->skipped);
+  if (g->arch->insn_info)
+    printf("; signed return address: %" PRIu64 " instructions checked against the code (%"
+           PRIu64 " sign or authenticate), %" PRIu64 " mismatched", fc->ra_checked,
+           fc->ra_auth_insns, fc->ra_mismatched);
+  putchar('\n');
+  if ((fc->mismatched || fc->uncovered || fc->ra_mismatched) && fc->status < 1)
+    fc->status = 1;
+}
+
 static int check_file(const char *path, const struct options *op)
 {
   struct gorc_elf g;
@@ -900,51 +1010,8 @@ static int check_file(const char *path, const struct options *op)
     fc.status = 2;
     goto out;
   }
-  for (size_t k = 0; k < t.nnotes; k++)
-    fprintf(stderr, "%s: %s: note: %s\n", prog, path, t.notes[k]);
-  for (size_t k = 0; k < t.nwarnings; k++)
-    fprintf(stderr, "%s: %s: warning: %s\n", prog, path, t.warnings[k]);
-  for (size_t k = 0; k < t.nproblems; k++) {
-    fprintf(stderr, "%s: %s: error: %s\n", prog, path, t.problems[k]);
-    fc.status = 2;
-  }
-  if (t.nranges == 0 && t.nbad == 0)
-    printf("%s: no gorc records (%s)\n", path,
-           t.nindex_secs ? "gorc_unwind_index is empty" : "no gorc_unwind_index section");
-
-  int has_eh = has_section(&g, ".eh_frame");
-  if (!has_eh && !g.is_rel) {
-    GElf_Phdr ph;
-    size_t np = 0;
-    if (elf_getphdrnum(g.elf, &np) == 0)
-      for (size_t i = 0; i < np; i++)
-        if (gelf_getphdr(g.elf, (int)i, &ph) && ph.p_type == PT_GNU_EH_FRAME)
-          has_eh = 1;
-  }
-  if (has_eh) {
-    eh_cfi = dwarf_getcfi_elf(g.elf);
-    if (!eh_cfi) {
-      fprintf(stderr, "%s: %s: error: cannot read .eh_frame: %s\n", prog, path,
-              dwarf_errmsg(-1));
-      fc.status = 2;
-    } else {
-      fc.src[fc.nsrc].name = "eh_frame";
-      fc.src[fc.nsrc++].cfi = eh_cfi;
-    }
-  }
-  if (has_section(&g, ".debug_frame")) {
-    dw = dwarf_begin_elf(g.elf, DWARF_C_READ, NULL);
-    Dwarf_CFI *cfi = dw ? dwarf_getcfi(dw) : NULL;
-    if (!cfi) {
-      fprintf(stderr, "%s: %s: error: cannot read .debug_frame: %s\n", prog, path,
-              dwarf_errmsg(-1));
-      fc.status = 2;
-    } else {
-      fc.src[fc.nsrc].name = "debug_frame";
-      fc.src[fc.nsrc++].cfi = cfi;
-    }
-  }
-
+  report_table(&fc, path, &t);
+  open_cfi(&fc, path, &g, &dw, &eh_cfi);
   if (fc.nsrc == 0) {
     printf("%s: %s: no CFI (.eh_frame or .debug_frame) to check %zu records against%s\n",
            prog, path, t.nstates, op->no_cfi_ok ? " (accepted: --no-cfi-ok)" : "");
@@ -952,44 +1019,10 @@ static int check_file(const char *path, const struct options *op)
       fc.status = 1;
     goto out;
   }
-
-  for (size_t k = 0; k < g.nby_addr; k++) {
-    const struct gorc_sec *s = &g.secs[g.by_addr[k]];
-    if (!(s->shdr.sh_flags & SHF_EXECINSTR) || s->shdr.sh_type == SHT_NOBITS || !s->data)
-      continue;
-    sweep_section(&fc, s);
-    if (g.arch->insn_info)
-      check_ra_signing(&fc, s);
-  }
+  check_code(&fc, &g);
   if (fc.suppressed)
     printf("%s: ... %ld more\n", path, fc.suppressed);
-
-  char pct[32];
-  if (fc.total)
-    snprintf(pct, sizeof pct, "%.2f%%", 100.0 * (double)fc.agreeing / (double)fc.total);
-  else
-    snprintf(pct, sizeof pct, "n/a");
-  printf("%s: %s: %" PRIu64 "/%" PRIu64 " bytes agree (%s), %" PRIu64 " mismatched, %" PRIu64
-         " uncovered, %zu records, %zu ranges, %" PRIu64 " bytes + %" PRIu64 " bytes index",
-         prog, path, fc.agreeing, fc.total, pct, fc.mismatched, fc.uncovered, t.nstates,
-         t.nranges, t.bytes, t.index_bytes);
-  if (t.nbad)
-    printf("; bad ranges left out: %zu", t.nbad);
-  if (fc.records_only)
-    printf("; %" PRIu64 " bytes records only", fc.records_only);
-  if (fc.lenient)
-    printf("; %" PRIu64 " bytes undefined (inexpressible CFI)", fc.lenient);
-  if (fc.restored)
-    printf("; %" PRIu64 " bytes rbp restored before the CFI says so", fc.restored);
-  if (fc.skipped)
-    printf("; %" PRIu64 " bytes toolchain code skipped", fc.skipped);
-  if (g.arch->insn_info)
-    printf("; signed return address: %" PRIu64 " instructions checked against the code (%"
-           PRIu64 " sign or authenticate), %" PRIu64 " mismatched", fc.ra_checked,
-           fc.ra_auth_insns, fc.ra_mismatched);
-  putchar('\n');
-  if ((fc.mismatched || fc.uncovered || fc.ra_mismatched) && fc.status < 1)
-    fc.status = 1;
+  print_summary(&fc, path, &g, &t);
 
 out:
   fflush(stdout);

@@ -472,7 +472,7 @@ part_cold() {
       print "" }' "$WORK/cold.txt"
 }
 
-# Sampled: a real program (cc1 compiling gorc's runtime/src/unwind.c,
+# Sampled: a real program (cc1 compiling gorc's runtime/src/walk.c,
 # preprocessed; cc1 has no gorc records: libgorc walks it through its
 # .eh_frame, caching states like any others) sampled by sampled.so, each
 # sample walked by gorc and by libunwind's cursor.  SAMPLED_RUNS
@@ -486,7 +486,7 @@ part_sampled() {
          -L"$GORC_ROOT/runtime" -Wl,-rpath,"$GORC_ROOT/runtime" -lgorc -lunwind -lpthread \
          2>"$WORK/sampled.log" ||
      ! "$CC" -E -I"$GORC_ROOT/include" -I"$GORC_ROOT/runtime/include" -I"$GORC_ROOT/runtime/src" \
-         "$GORC_ROOT/runtime/src/unwind.c" -o "$src" 2>>"$WORK/sampled.log"; then
+         "$GORC_ROOT/runtime/src/walk.c" -o "$src" 2>>"$WORK/sampled.log"; then
     echo "unwind: sampled: failed: building (see $WORK/sampled.log)"
     return
   fi
@@ -497,7 +497,7 @@ part_sampled() {
         "$cc1" -quiet -O2 "$src" -o /dev/null 2>&1 | sed -n "s/^gorc-sampled: /$memo /p" >>"$out"
     done
   done
-  echo "unwind: sampled: cc1 -O2 compiling runtime/src/unwind.c, $SAMPLED_RUNS times per setting (cc1 has no gorc records: walked through its .eh_frame), SIGPROF every 50 us from a helper thread; each sample walked by gorc_backtrace_ucontext and by libunwind's cursor (unw_init_local2 + unw_step), in turns, each timed (bench/unwind/sampled.c)"
+  echo "unwind: sampled: cc1 -O2 compiling runtime/src/walk.c, $SAMPLED_RUNS times per setting (cc1 has no gorc records: walked through its .eh_frame), SIGPROF every 50 us from a helper thread; each sample walked by gorc_backtrace_ucontext and by libunwind's cursor (unw_init_local2 + unw_step), in turns, each timed (bench/unwind/sampled.c)"
   awk '{ n[$1] += $2; fr[$1] += $3; g[$1] += $4; u[$1] += $5; d[$1] += $6; e[$1] += $7 }
     END {
       for (m = 1; m >= 0; m--) {

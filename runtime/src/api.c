@@ -70,9 +70,9 @@ int gorc_cursor_init_ucontext(struct gorc_cursor *c, const void *ucontext)
 {
   if (!c || !ucontext)
     return -GORC_EINVAL;
-  return gorc_rt_cursor_start(c, gorc_rt_uc_reg(ucontext, GORC_RT_UC_IP),
-                              gorc_rt_uc_reg(ucontext, GORC_RT_UC_SP),
-                              gorc_rt_uc_reg(ucontext, GORC_RT_UC_FP), ucontext);
+  return gorc_rt_cursor_start(c, gorc_rt_uc_reg(ucontext, GORC_STEP_UC_IP),
+                              gorc_rt_uc_reg(ucontext, GORC_STEP_UC_SP),
+                              gorc_rt_uc_reg(ucontext, GORC_STEP_UC_FP), ucontext);
 }
 
 int gorc_cursor_step(struct gorc_cursor *c)

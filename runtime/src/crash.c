@@ -340,7 +340,7 @@ static void print_head(void *arg)
   out_dec(&o, (uint64_t)t->tid);
   out_str(&o, "; stack trace:\n");
   out_flush(&o);
-  out_frame(&o, 0, gorc_rt_uc_reg(t->uc, GORC_RT_UC_IP));
+  out_frame(&o, 0, gorc_rt_uc_reg(t->uc, GORC_STEP_UC_IP));
   out_flush(&o);
 }
 
@@ -403,7 +403,7 @@ static void print_trace_on_own_stack(struct trace *t)
 {
   stack_t ss;
   char *here = (char *)__builtin_frame_address(0);
-  uint64_t sp = gorc_rt_uc_reg(t->uc, GORC_RT_UC_SP);
+  uint64_t sp = gorc_rt_uc_reg(t->uc, GORC_STEP_UC_SP);
   char *top = crash_print_stack + CRASH_STACK;
   if (!crash_print_stack || sigaltstack(NULL, &ss) != 0 || !(ss.ss_flags & SS_ONSTACK)
       || (here >= crash_altstack && here < crash_altstack + CRASH_STACK)) {

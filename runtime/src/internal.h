@@ -7,14 +7,15 @@
 #include "lookup.h"
 #include "module.h"
 
-/* Main-thread stack bounds, set by libgorc's constructor (unwind.c) from
+/* Main-thread stack bounds, set by libgorc's constructor (bounds.c) from
    __libc_stack_end and RLIMIT_STACK: no system call beyond getrlimit, no
    /proc read.  (0, 0 if unknown.)  */
 GORC_HIDDEN extern uint64_t gorc_rt_main_lo, gorc_rt_main_hi;
 GORC_HIDDEN extern unsigned long gorc_rt_main_self;  /* main's thread pointer */
 GORC_HIDDEN extern int gorc_rt_main_self_known;
 
-/* Cursor (unwind.c).  The private state in struct gorc_cursor priv[].  */
+/* Cursor: its start (bounds.c), its step (step.c), the walk (walk.c).
+   The private state in struct gorc_cursor priv[] (cursor.h).  */
 struct gorc_cursor;
 GORC_HIDDEN int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp,
                                      uint64_t bp, const void *uc);

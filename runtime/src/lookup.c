@@ -41,7 +41,7 @@ uint32_t gorc_rt_fast_word(const struct gorc_state *s)
     w |= (uint64_t)-s->bp_off << GORC_RT_W_BP_SHIFT;
   else if (s->bp_kind != GORC_BP_SAME)
     return 0;
-  if (GORC_RT_RA_IN_REG)
+  if (GORC_STEP_RA_IN_REG)
     return ra_fields(s, w);
   return s->ra_off == -8 ? (uint32_t)w : 0;
 }
@@ -152,4 +152,11 @@ void gorc_rt_cache_forget_slot(unsigned slot)
       atomic_compare_exchange_strong_explicit(&gorc_rt_cache[i], &e, 0, memory_order_relaxed,
                                               memory_order_relaxed);
   }
+}
+
+int gorc_rt_ra_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t ra)
+{
+  struct gorc_rt_module m;
+  return gorc_rt_cache_word_of(slot, ra) != 0 || gorc_rt_word(wm, ra, &slot) != 0
+         || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
 }

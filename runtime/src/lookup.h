@@ -1,6 +1,11 @@
 /* libgorc: the state of an address, and the cache that makes a hot return
    address cost one lookup.
 
+   The interface of the walk (walk.c, step.c) to states: the fast word
+   of a return address (gorc_rt_word, from the cache or the long way),
+   the state of an address (gorc_rt_state), whether an address is code
+   (gorc_rt_ra_is_code).
+
    gorc_rt_state finds a state the long way: the module (module.c), its
    gorc records (records.c), else its .eh_frame (eh_lookup.c).  States
    the walk's inner loop can follow (a "fast word", below: the outermost
@@ -27,73 +32,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include "arch.h"
+#include "fast_word.h"
 #include "module.h"
-
-/* A fast word: a state the inner loop follows with the registers in
-   locals, 24 bits.  Never 0.
-     bit 0        the CFA is fp + off (else sp + off)
-     bit 1        aarch64: the return address is signed (strip it);
-                  x86-64: 0
-     bit 2        the outermost frame (the return address is undefined:
-                  _start, a thread's start): the walk ends here, and
-                  every other field is 0
-     bits 3..13   off itself (a multiple of 8, 8..16376)
-     bits 14..18  k: fp unchanged (0) or saved at CFA - 8k (1..31)
-     bits 19..23  j: aarch64: the return address saved at CFA - 8j
-                  (1..31); x86-64: 0 (it is at CFA - 8)
-   A word says nothing of the aux register (x86-64's rbx): the inner loop
-   does not follow it, and a walk that turns out to need it walks again
-   with the general step (unwind.c).  Each field is a mask or a shift
-   and a mask away from what the loop needs, and ignores bits 24 and up:
-   the loop takes the low half of a cache entry as the word.  */
-#define GORC_RT_W_CFA_BP 1u
-#define GORC_RT_W_RA_SIGNED 2u
-#define GORC_RT_W_END 4u
-#define GORC_RT_W_OFF_MASK 0x3ff8u
-#define GORC_RT_W_BP_SHIFT 11          /* (w >> 11) & 0xf8 = 8k */
-#define GORC_RT_W_J_SHIFT 16           /* (w >> 16) & 0xf8 = 8j */
-#define GORC_RT_W_SLOT8_MASK 0xf8u
-#define GORC_RT_W_BP_MASK (0x1fu << 14)
-#define GORC_RT_W_J_MASK (0x1fu << 19)
-#define GORC_RT_W_BP_FAR (0x10u << 14)    /* k >= 16: fp 128 bytes or more below */
-#define GORC_RT_W_J_FAR (0x10u << 19)     /* j >= 16 */
-
-static inline uint64_t gorc_rt_w_off(uint32_t w)
-{
-  return w & GORC_RT_W_OFF_MASK;
-}
-
-/* 8k: how far below the CFA fp is saved, 0 when it is not.  */
-static inline uint64_t gorc_rt_w_bp8(uint32_t w)
-{
-  return (w >> GORC_RT_W_BP_SHIFT) & GORC_RT_W_SLOT8_MASK;
-}
-
-/* 8j: how far below the CFA the return address is saved on a machine
-   that names it in the word.  */
-static inline uint64_t gorc_rt_w_j8(uint32_t w)
-{
-  return (w >> GORC_RT_W_J_SHIFT) & GORC_RT_W_SLOT8_MASK;
-}
-
-/* How far below the CFA the return address is saved.  */
-static inline uint64_t gorc_rt_w_ra8(uint32_t w)
-{
-  return GORC_RT_RA_IN_REG ? gorc_rt_w_j8(w) : 8;
-}
-
-/* Is a frame whose fast word is W, with CFA CFA, one the inner loop may
-   step from sp SP on the stack [LO, HI)?  The CFA above sp, aligned, at
-   most HI, and the slots the word names (fp, the return address where
-   the word names it) at or above LO.  The loop's common branch needs
-   only the CFA's bound (unwind.c says why); its careful branch, and the
-   walk memo's second stepping of a run (memo.c), ask this.  */
-static inline int gorc_rt_w_frame_ok(uint32_t w, uint64_t cfa, uint64_t sp, uint64_t lo,
-                                     uint64_t hi)
-{
-  return cfa > sp && !(cfa & 7) && cfa <= hi && cfa - lo >= gorc_rt_w_bp8(w)
-         && cfa - lo >= gorc_rt_w_j8(w);
-}
 
 /* A load of a stack word the walk checked is inside its bounds.
    Volatile: the stack is not the compiler's to cache or reorder.  */
@@ -259,6 +199,13 @@ GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra,
    entry's slot (GORC_RT_NO_SLOT: none).  */
 GORC_HIDDEN uint32_t gorc_rt_word_cached(struct gorc_rt_walk_modules *wm, uint64_t ra,
                                          unsigned *slot);
+
+/* Is return address RA (its module's slot SLOT, if the walk knows it)
+   code?  Asked as a step from it would: its state (into the PC cache,
+   so that the next walk from there finds it), else the module's
+   executable segments.  For a walk that stopped at its buffer's end
+   after storing RA without looking it up.  */
+GORC_HIDDEN int gorc_rt_ra_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t ra);
 
 /* Keep state S of PC, found the long way in module M, in the cache (the
    entry of PC + 1) if it is a fast word; returns the word, or 0.  The

@@ -10,7 +10,7 @@
    held: loads that do not depend on each other.
 
    A memo is the states (ip, sp, fp) of one run of the inner loop
-   (unwind.c's fast_loop) that ended at the outermost frame or at the end
+   (walk.c's fast_loop) that ended at the outermost frame or at the end
    of the caller's buffer, and for each step the stack words the step
    read: the return-address slot, and the fp slot when a later step reads
    fp.  A later walk that reaches one of its states (the same ip and sp,

@@ -1,6 +1,5 @@
 /* gorc-prof: unwinding a copied user stack outside the process (see
-   prof-unwind.h).  The step follows libgorc's general step
-   (runtime/src/unwind.c, gorc_rt_cursor_step) rule for rule, with the
+   prof-unwind.h).  The step rules are libgorc's (gorc/step.h), over the
    stack copy in place of the live stack.  */
 
 #define _GNU_SOURCE
@@ -14,7 +13,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/auxv.h>
-#include <sys/ucontext.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -532,39 +530,47 @@ const struct prof_map *prof_space_find(const struct prof_space *sp, uint64_t add
 
 /* ---- the walk ---- */
 
-/* The registers of the frame being stepped.  */
-struct frame {
-  uint64_t ip, sp, bp, bx;
-  int bp_known, bx_known;
-  int interrupted;            /* ip is the interrupted instruction: look it up itself */
-};
-
 /* The stack copy: the bytes of [base, base + size).  */
 struct stack_copy {
   uint64_t base, size;
   const uint8_t *bytes;
 };
 
-/* An 8-byte read of the copy.  0, or the walk's end: beyond the copy is
-   TRUNCATED, below the stack pointer BAD.  */
-static int rd(const struct stack_copy *s, uint64_t a, uint64_t *out)
+/* The step rules (gorc/step.h, libgorc's too) over the stack copy.  */
+static inline __attribute__((always_inline)) int rd(const struct stack_copy *s, uint64_t a,
+                                                    uint64_t *out);
+#define GORC_STEP_CTX const struct stack_copy *
+#define GORC_STEP_READ(s, a, out) rd(s, a, out)
+/* gorc-prof walks x86-64 stacks, whose states never sign a return address.  */
+#define GORC_STEP_STRIP_RA(s, ra) (ra)
+#include "gorc/step.h"
+
+/* An 8-byte read of the copy: 0, GORC_STEP_ETRUNCATED beyond the copy,
+   GORC_STEP_EREAD below the stack pointer.  */
+static inline __attribute__((always_inline)) int rd(const struct stack_copy *s, uint64_t a,
+                                                    uint64_t *out)
 {
   if (a < s->base)
-    return PROF_WALK_BAD;
+    return GORC_STEP_EREAD;
   if (a - s->base > s->size || s->size - (a - s->base) < 8)
-    return PROF_WALK_TRUNCATED;
+    return GORC_STEP_ETRUNCATED;
   memcpy(out, s->bytes + (a - s->base), 8);
   return 0;
 }
 
-/* The value of DWARF register R in frame F, if known.  */
-static int reg_value(const struct frame *f, unsigned r, uint64_t *out)
+/* How a walk ends on a step rule's result RC (not GORC_STEP_NEXT).  */
+static enum prof_walk_end walk_end(int rc)
 {
-  switch (r) {
-  case GORC_DWARF_RSP: *out = f->sp; return 1;
-  case GORC_DWARF_RBP: *out = f->bp; return f->bp_known;
-  case GORC_DWARF_RBX: *out = f->bx; return f->bx_known;
-  default: return 0;
+  switch (rc) {
+  case GORC_STEP_OUTERMOST:
+    return PROF_WALK_COMPLETE;
+  case GORC_STEP_ETRUNCATED:
+    return PROF_WALK_TRUNCATED;
+  case GORC_STEP_EREAD:
+  case GORC_STEP_EDIRECTION:
+    return PROF_WALK_BAD;
+  default:
+    return PROF_WALK_NO_INFO;
   }
 }
 
@@ -615,128 +621,33 @@ static int is_restore_rt(const struct prof_module *m, uint64_t pc)
   return 0;
 }
 
-/* Where the x86-64 kernel saves an interrupted register in the ucontext
-   of a signal frame (this machine's ucontext_t: gorc-prof profiles its
-   own machine).  */
-#define UC_GREG(r) (offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (size_t)(r))
-
-/* A signal frame: at __restore_rt the stack pointer is at the ucontext
-   the kernel saved; the interrupted registers are read from it.  */
-static int signal_frame(const struct stack_copy *s, struct frame *f)
+/* One step from frame F to its caller: 1, or how the walk ends.  The
+   state lookup and the signal trampoline are gorc-prof's (the module's
+   file); the rules are gorc/step.h's.  */
+static int step(const struct prof_space *sp, const struct stack_copy *s,
+                struct gorc_frame_regs *f)
 {
-  static const size_t uc_off[] = { UC_GREG(REG_RIP), UC_GREG(REG_RSP), UC_GREG(REG_RBP),
-                                   UC_GREG(REG_RBX) };
-  uint64_t v[4];
-  for (unsigned i = 0; i < 4; i++) {
-    uint64_t a = f->sp + uc_off[i];
-    int rc = rd(s, a, &v[i]);
-    if (rc)
-      return rc;
-  }
-  f->ip = v[0];
-  f->sp = v[1];
-  f->bp = v[2];
-  f->bx = v[3];
-  f->bp_known = f->bx_known = 1;
-  f->interrupted = 1;
-  return 0;
-}
-
-static int frame_cfa(const struct stack_copy *s, const struct frame *f,
-                     const struct gorc_state *st, uint64_t *cfa)
-{
-  uint64_t v;
-  switch (st->cfa_kind) {
-  case GORC_CFA_SP:
-    *cfa = f->sp + (uint64_t)st->cfa_off;
-    return 0;
-  case GORC_CFA_SP_PLT:
-    /* ld's PLT rule: 8 more once the stub's push has run */
-    *cfa = f->sp + (uint64_t)st->cfa_off + ((f->ip & 15) >= st->cfa_reg ? 8 : 0);
-    return 0;
-  case GORC_CFA_BP:
-  case GORC_CFA_REG:
-    if (!reg_value(f, st->cfa_kind == GORC_CFA_BP ? GORC_DWARF_RBP : st->cfa_reg, &v))
-      return PROF_WALK_NO_INFO;
-    *cfa = v + (uint64_t)st->cfa_off;
-    return 0;
-  case GORC_CFA_DEREF:
-    if (!reg_value(f, st->cfa_reg, &v))
-      return PROF_WALK_NO_INFO;
-    return rd(s, v + (uint64_t)st->cfa_off, cfa);
-  default:
-    return PROF_WALK_NO_INFO;
-  }
-}
-
-/* The caller's rbp and rbx after a frame with state ST and CFA CFA.  */
-static int frame_saved(const struct stack_copy *s, struct frame *f, const struct gorc_state *st,
-                       uint64_t cfa)
-{
-  uint64_t v;
-  int rc = 0;
-  switch (st->bp_kind) {
-  case GORC_BP_SAME:
-    break;
-  case GORC_BP_CFA:
-    rc = rd(s, cfa + (uint64_t)st->bp_off, &f->bp);
-    f->bp_known = 1;
-    break;
-  case GORC_BP_REG:
-    if (!reg_value(f, st->bp_reg, &v))
-      return PROF_WALK_NO_INFO;
-    /* A stale rule (GCC's, after a DRAP epilogue restored rbp): rbp is
-       the caller's, still in the register.  */
-    if (!gorc_bp_slot_in_frame(v + (uint64_t)st->bp_off, f->sp, cfa))
-      break;
-    rc = rd(s, v + (uint64_t)st->bp_off, &f->bp);
-    f->bp_known = 1;
-    break;
-  default:
-    f->bp_known = 0;
-  }
-  if (rc)
-    return rc;
-  if (st->aux_kind == GORC_AUX_CFA)
-    f->bx_known = rd(s, cfa + (uint64_t)st->aux_off, &f->bx) == 0;
-  else if (st->aux_kind != GORC_AUX_SAME)
-    f->bx_known = 0;
-  return 0;
-}
-
-/* One step from frame F to its caller: 1, or how the walk ends.  */
-static int step(const struct prof_space *sp, const struct stack_copy *s, struct frame *f)
-{
-  uint64_t pc = f->interrupted ? f->ip : f->ip - 1, cfa, ra;
+  uint64_t pc = gorc_step_lookup_pc(f);
   const struct prof_map *map = prof_space_find(sp, pc);
+  struct gorc_frame_regs interrupted;
   struct gorc_state st;
   int rc;
 
   if (!map)                     /* a return address must be code */
-    return f->interrupted ? PROF_WALK_NO_INFO : PROF_WALK_BAD;
+    return (f->known & GORC_FRAME_INTERRUPTED) ? PROF_WALK_NO_INFO : PROF_WALK_BAD;
   if (!map->mod)
     return PROF_WALK_NO_INFO;
   int found = module_state(map->mod, pc - map->bias, &st);
-  if ((!found || st.cfa_kind == GORC_CFA_UNDEFINED) && is_restore_rt(map->mod, f->ip - map->bias))
-    return (rc = signal_frame(s, f)) ? rc : 1;
+  if ((!found || st.cfa_kind == GORC_CFA_UNDEFINED) && is_restore_rt(map->mod, f->ip - map->bias)) {
+    if ((rc = gorc_step_signal_frame(s, f, &interrupted)) != 0)
+      return walk_end(rc);
+    *f = interrupted;
+    return 1;
+  }
   if (!found)
     return PROF_WALK_NO_INFO;
-  if (st.ra_kind == GORC_RA_UNDEFINED)
-    return PROF_WALK_COMPLETE;
-  if ((rc = frame_cfa(s, f, &st, &cfa)) != 0)
-    return rc;
-  if (cfa <= f->sp)
-    return PROF_WALK_BAD;
-  if (st.ra_kind != GORC_RA_CFA)
-    return PROF_WALK_NO_INFO;
-  if ((rc = rd(s, cfa + (uint64_t)st.ra_off, &ra)) != 0 || (rc = frame_saved(s, f, &st, cfa)) != 0)
-    return rc;
-  if (ra == 0)
-    return PROF_WALK_COMPLETE;
-  f->ip = ra;
-  f->sp = cfa;
-  f->interrupted = 0;
-  return 1;
+  rc = gorc_step_by_state(s, f, &st);
+  return rc == GORC_STEP_NEXT ? 1 : walk_end(rc);
 }
 
 enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_perf_regs *regs,
@@ -744,9 +655,12 @@ enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_pe
                                unsigned max, unsigned *n)
 {
   struct stack_copy s = { regs->sp, stack ? stack_size : 0, stack };
-  struct frame f = { regs->ip, regs->sp, regs->bp, regs->bx,
-                     (regs->have >> GORC_PERF_REG_BP) & 1, (regs->have >> GORC_PERF_REG_BX) & 1,
-                     1 };
+  struct gorc_frame_regs f = { regs->ip, regs->sp, regs->bp, regs->bx, 0,
+                                GORC_FRAME_INTERRUPTED };
+  if ((regs->have >> GORC_PERF_REG_BP) & 1)
+    f.known |= GORC_FRAME_FP;
+  if ((regs->have >> GORC_PERF_REG_BX) & 1)
+    f.known |= GORC_FRAME_AUX;
   *n = 0;
   if (max == 0)
     return PROF_WALK_DEEPER;

@@ -12,6 +12,7 @@
 #include <sys/ucontext.h>
 #include "gorc/format.h"
 #include "gorc/sigreturn.h"
+#include "gorc/step-aarch64.h"
 
 /* The machine whose records this runtime reads (the gorc note's).  */
 #define GORC_RT_MACHINE GORC_MACHINE_AARCH64
@@ -19,20 +20,18 @@
 /* AAPCS64 has no red zone: nothing below sp survives a signal.  */
 #define GORC_RT_REDZONE 0
 
-/* DWARF registers the walk follows: sp (31) and the frame pointer x29.
-   No aux register: glibc's aarch64 resolver keeps its CFA on sp.  */
-#define GORC_RT_DWARF_SP GORC_DWARF_A64_SP
-#define GORC_RT_DWARF_FP GORC_DWARF_X29
-#define GORC_RT_HAS_AUX 0
-#define GORC_RT_DWARF_AUX GORC_DWARF_A64_SP   /* unused: no aux register */
-#define GORC_RT_DWARF_MAX_GPR GORC_DWARF_A64_MAX_GPR
-
-/* A call leaves the return address in the link register x30; the
-   prologue saves it (records: GORC_RA_SAME, then GORC_RA_CFA).  x30
-   holds it only in the innermost frame and in a frame a signal
-   interrupted: the walk reads it from an interrupted context only.  */
-#define GORC_RT_RA_IN_REG 1
-#define GORC_RT_DWARF_LR GORC_DWARF_X30
+/* The registers the walk follows (sp and fp x29; no aux register:
+   glibc's aarch64 resolver keeps its CFA on sp), the return-address rule
+   (in x30 until the prologue saves it) and where a signal frame keeps
+   the interrupted registers: the step rules' aarch64 part,
+   gorc/step-aarch64.h (GORC_STEP_* names), checked here against glibc's
+   ucontext_t.  */
+_Static_assert(GORC_STEP_UC_REGS == offsetof(ucontext_t, uc_mcontext.regs)
+               && GORC_STEP_UC_IP == offsetof(ucontext_t, uc_mcontext.pc)
+               && GORC_STEP_UC_SP == offsetof(ucontext_t, uc_mcontext.sp)
+               && GORC_STEP_UC_FP == offsetof(ucontext_t, uc_mcontext.regs[29])
+               && GORC_STEP_SIGFRAME_UC_OFF == sizeof(siginfo_t),
+               "gorc/step-aarch64.h's ucontext offsets are glibc's");
 
 /* User space ends at 2^48 (48-bit virtual addresses; a 52-bit kernel
    maps above it only where a program asks), and Linux maps programs at
@@ -57,28 +56,11 @@ static inline uint64_t gorc_rt_strip_ra(uint64_t ra)
   return lr;
 }
 
-/* Where an interrupted context keeps its registers: byte offsets in a
-   ucontext_t (struct sigcontext: regs[31], sp, pc).  */
-#define GORC_RT_UC_IP offsetof(ucontext_t, uc_mcontext.pc)
-#define GORC_RT_UC_SP offsetof(ucontext_t, uc_mcontext.sp)
-#define GORC_RT_UC_FP offsetof(ucontext_t, uc_mcontext.regs[29])
-#define GORC_RT_UC_AUX GORC_RT_UC_SP        /* unused: no aux register */
-
-/* The offset in a ucontext_t of DWARF register R
-   (0..GORC_RT_DWARF_MAX_GPR): x0..x30 are regs[0..30].  */
-static inline size_t gorc_rt_uc_dwarf(unsigned r)
-{
-  return offsetof(ucontext_t, uc_mcontext.regs) + 8 * (size_t)r;
-}
-
 /* A signal frame's return address: the kernel's __kernel_rt_sigreturn
    in the vDSO.  Its svc, where an interrupted context may stand too.  */
 #define GORC_RT_SIGRETURN_CODE GORC_SIGRETURN_AARCH64
 #define GORC_RT_SIGRETURN_LEN GORC_SIGRETURN_AARCH64_LEN
 #define GORC_RT_SIGRETURN_SYSCALL_OFF GORC_SIGRETURN_AARCH64_SYSCALL_OFF
-/* The signal frame at the trampoline: struct rt_sigframe is the
-   siginfo, then the ucontext, at the handler's sp (its CFA).  */
-#define GORC_RT_SIGFRAME_UC_OFF sizeof(siginfo_t)
 /* qemu-user writes the same two instructions to a page of its own, in
    no module: the walk compares the bytes there too.  */
 #define GORC_RT_SIGRETURN_OUTSIDE_MODULES 1

@@ -14,6 +14,7 @@
 #include <sys/ucontext.h>
 #include "gorc/format.h"
 #include "gorc/sigreturn.h"
+#include "gorc/step-x86_64.h"
 
 /* The machine whose records this runtime reads (the gorc note's).  */
 #define GORC_RT_MACHINE GORC_MACHINE_X86_64
@@ -21,20 +22,19 @@
 /* Below the stack pointer, leaf functions may keep data (psABI 3.2.2).  */
 #define GORC_RT_REDZONE 128
 
-/* DWARF registers the walk follows: the stack pointer, the frame
-   pointer, and one more callee-saved register, rbx ("aux"), which
-   glibc's lazy-binding resolver keeps its CFA in.  */
-#define GORC_RT_DWARF_SP GORC_DWARF_RSP
-#define GORC_RT_DWARF_FP GORC_DWARF_RBP
-#define GORC_RT_HAS_AUX 1
-#define GORC_RT_DWARF_AUX GORC_DWARF_RBX
-#define GORC_RT_DWARF_MAX_GPR GORC_DWARF_MAX_GPR
-
-/* A call pushes the return address: it is at CFA - 8 in every frame
-   (records carry no rule for it), never in a register.  Its DWARF
-   column, 16, is no register an interrupted context holds.  */
-#define GORC_RT_RA_IN_REG 0
-#define GORC_RT_DWARF_LR GORC_DWARF_RA
+/* The registers the walk follows (sp, fp, and rbx as "aux"), the
+   return-address rule (always at CFA - 8) and where a signal frame keeps
+   the interrupted registers: the step rules' x86-64 part,
+   gorc/step-x86_64.h (GORC_STEP_* names), checked here against glibc's
+   ucontext_t (glibc names the registers under _GNU_SOURCE only).  */
+#ifdef REG_RIP
+_Static_assert(GORC_STEP_UC_GREGS == offsetof(ucontext_t, uc_mcontext.gregs)
+               && GORC_STEP_UC_IP == GORC_STEP_UC_GREG(REG_RIP)
+               && GORC_STEP_UC_SP == GORC_STEP_UC_GREG(REG_RSP)
+               && GORC_STEP_UC_FP == GORC_STEP_UC_GREG(REG_RBP)
+               && GORC_STEP_UC_AUX == GORC_STEP_UC_GREG(REG_RBX),
+               "gorc/step-x86_64.h's ucontext offsets are glibc's");
+#endif
 
 /* User space ends at 2^47 (4-level paging; 5-level paging maps above
    it only where a program asks): the PC cache's keys cover it.  */
@@ -51,46 +51,12 @@ static inline uint64_t gorc_rt_strip_ra(uint64_t ra)
   return ra;
 }
 
-/* mcontext gregs[] indices: glibc's REG_* (which <sys/ucontext.h> names
-   only under _GNU_SOURCE), the kernel's struct sigcontext order.  */
-enum gorc_rt_greg {
-  GORC_RT_GREG_R8, GORC_RT_GREG_R9, GORC_RT_GREG_R10, GORC_RT_GREG_R11,
-  GORC_RT_GREG_R12, GORC_RT_GREG_R13, GORC_RT_GREG_R14, GORC_RT_GREG_R15,
-  GORC_RT_GREG_RDI, GORC_RT_GREG_RSI, GORC_RT_GREG_RBP, GORC_RT_GREG_RBX,
-  GORC_RT_GREG_RDX, GORC_RT_GREG_RAX, GORC_RT_GREG_RCX, GORC_RT_GREG_RSP,
-  GORC_RT_GREG_RIP
-};
-
-/* Where an interrupted context keeps its registers: byte offsets in a
-   ucontext_t.  */
-#define GORC_RT_UC_GREG(r) (offsetof(ucontext_t, uc_mcontext.gregs) + 8 * (size_t)(r))
-#define GORC_RT_UC_IP GORC_RT_UC_GREG(GORC_RT_GREG_RIP)
-#define GORC_RT_UC_SP GORC_RT_UC_GREG(GORC_RT_GREG_RSP)
-#define GORC_RT_UC_FP GORC_RT_UC_GREG(GORC_RT_GREG_RBP)
-#define GORC_RT_UC_AUX GORC_RT_UC_GREG(GORC_RT_GREG_RBX)
-
-/* The offset in a ucontext_t of DWARF register R
-   (0..GORC_RT_DWARF_MAX_GPR).  */
-static inline size_t gorc_rt_uc_dwarf(unsigned r)
-{
-  static const unsigned char dwarf_to_greg[GORC_DWARF_MAX_GPR + 1] = {
-    GORC_RT_GREG_RAX, GORC_RT_GREG_RDX, GORC_RT_GREG_RCX, GORC_RT_GREG_RBX,
-    GORC_RT_GREG_RSI, GORC_RT_GREG_RDI, GORC_RT_GREG_RBP, GORC_RT_GREG_RSP,
-    GORC_RT_GREG_R8,  GORC_RT_GREG_R9,  GORC_RT_GREG_R10, GORC_RT_GREG_R11,
-    GORC_RT_GREG_R12, GORC_RT_GREG_R13, GORC_RT_GREG_R14, GORC_RT_GREG_R15
-  };
-  return GORC_RT_UC_GREG(dwarf_to_greg[r]);
-}
-
 /* A signal frame's return address: glibc's __restore_rt.  Its other
    instruction, the syscall, where an interrupted context may stand too
    (single-stepped through a handler's return).  */
 #define GORC_RT_SIGRETURN_CODE GORC_SIGRETURN_X86_64
 #define GORC_RT_SIGRETURN_LEN GORC_SIGRETURN_X86_64_LEN
 #define GORC_RT_SIGRETURN_SYSCALL_OFF GORC_SIGRETURN_X86_64_SYSCALL_OFF
-/* The signal frame at __restore_rt: the handler's ret popped pretcode,
-   so the ucontext starts at the stack pointer (struct rt_sigframe).  */
-#define GORC_RT_SIGFRAME_UC_OFF 0
 /* __restore_rt is glibc's (SA_RESTORER): always code of a loaded
    module.  */
 #define GORC_RT_SIGRETURN_OUTSIDE_MODULES 0
