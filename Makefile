@@ -97,6 +97,7 @@ TOOLS = tools/gorc-dump tools/gorc-check
 
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
+include mk/bpf.mk
 include mk/dropin.mk
 
 all: $(PLUGIN) $(PLUGINS) $(TOOLS) $(RUNTIME_LIBS) $(if $(HAVE_AARCH64),$(A64_RT_LIBS))

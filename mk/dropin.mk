@@ -40,6 +40,7 @@ PROF_SRCS = tools/prof/gorc-prof.c tools/prof/prof-svg.c tools/prof/prof-data.c 
 	tools/prof/prof-fold.c tools/prof/prof-preload.c tools/prof/prof-record.c \
 	tools/prof/prof-feed.c tools/prof/prof-perf.c tools/prof/prof-unwind.c \
 	tools/prof/prof-perfdata.c tools/prof/prof-pprof.c tools/prof/prof-kernel.c \
+	tools/prof/prof-bpf.c \
 	tools/prof/profile.pb-c.c
 PROF_OBJS = $(PROF_SRCS:.c=.o)
 tools/prof/%.o: TOOL_CFLAGS += -Itools/prof
@@ -48,7 +49,7 @@ tools/prof/%.o: TOOL_CFLAGS += -Itools/prof
 $(PROF_OBJS): | tools/prof/profile.pb-c.h
 -include $(PROF_SRCS:.c=.d)
 tools/gorc-prof: $(PROF_OBJS) $(TOOL_LIB_OBJS) | deps-if-missing
-	$(CC) -o $@ $^ -static-pie -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
+	$(CC) -o $@ $^ -static-pie $(PROF_BPF_LIBS) -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
 PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto

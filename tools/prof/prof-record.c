@@ -11,7 +11,13 @@
    With -a there is one event per CPU for every process (pid -1); the
    processes running when it starts are read from /proc, as perf
    synthesizes them.  With --every the records older than each
-   interval's end are fed, then the interval's hook writes them out.  */
+   interval's end are fed, then the interval's hook writes them out.
+
+   With --unwind=bpf (the default where it loads) a BPF program attached
+   to each event walks the user stack in the kernel (prof-bpf.h) and
+   sends its samples through its own ring buffer; perf's rings then carry
+   only the mappings, commands, forks and exits, which are fed at once,
+   each process's mappings handed to the walker as they change.  */
 
 #define _GNU_SOURCE
 #include "prof-record.h"
@@ -32,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prof-bpf.h"
 #include "prof-perf.h"
 
 #define RING_PAGES 512        /* data pages per CPU (2 MB), halved until mmap works */
@@ -50,6 +57,7 @@ struct pending {
   uint64_t seq;               /* arrival order, for equal times */
   uint8_t *rec;
   size_t len;
+  int bpf;                    /* a BPF walker's sample (prof-bpf.h), else a perf record */
 };
 
 struct recorder {
@@ -70,6 +78,7 @@ struct recorder {
   int hold;                   /* GORC_PROF_TEST_HOLD_RING: rings not read yet */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
   int kernel;                 /* samples in the kernel, with its callchains */
+  struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
 };
 
 static volatile sig_atomic_t interrupted, release_asked;
@@ -186,6 +195,16 @@ static void attr_init(struct recorder *r)
   a->wakeup_watermark = 64 * 1024;
   a->disabled = r->child != 0;
   a->enable_on_exec = r->child != 0;
+  if (r->bpf) {
+    /* the walker writes the samples; each side-band record is wanted at once */
+    a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+    a->sample_regs_user = 0;
+    a->sample_stack_user = 0;
+    a->exclude_kernel = r->o->user_only;
+    a->watermark = 0;
+    a->wakeup_events = 1;
+    a->disabled = 1;
+  }
   r->layout.sample_type = a->sample_type;
   r->layout.regs_mask = a->sample_regs_user;
   r->layout.sample_id_all = 1;
@@ -212,6 +231,21 @@ static int ring_map(const struct recorder *r, struct ring *ring, int fd)
   return -1;
 }
 
+/* --unwind=bpf: the walker on event FD, enabled at once unless the
+   started program's exec enables it.  */
+static int attach_walker(const struct recorder *r, int fd)
+{
+  if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prof_bpf_prog_fd(r->bpf)) != 0) {
+    fprintf(stderr, "gorc-prof: PERF_EVENT_IOC_SET_BPF: %s\n", strerror(errno));
+    return -1;
+  }
+  if (!r->child && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+    fprintf(stderr, "gorc-prof: PERF_EVENT_IOC_ENABLE: %s\n", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 /* Open the event of thread TID (-1: every task) on every CPU.  0, 1 when
    the thread is gone, or -1 after an error message.  */
 static int open_thread(struct recorder *r, pid_t tid)
@@ -236,6 +270,8 @@ static int open_thread(struct recorder *r, pid_t tid)
     }
     r->fds = prof_xrealloc(r->fds, (r->nfds + 1) * sizeof *r->fds);
     r->fds[r->nfds++] = fd;
+    if (r->bpf && attach_walker(r, fd) != 0)
+      return -1;
     struct ring *ring = &r->rings[cpu];
     if (ring->fd < 0) {
       if (ring_map(r, ring, fd) != 0)
@@ -431,14 +467,45 @@ static uint64_t record_time(const struct recorder *r, const uint8_t *rec, size_t
   return gorc_perf_decode_id(&r->layout, rec, len, &id) == 0 ? id.time : 0;
 }
 
-static void pend(struct recorder *r, const uint8_t *rec, size_t len)
+static void pend_at(struct recorder *r, const void *rec, size_t len, uint64_t time, int bpf)
 {
   r->pend = prof_xgrow(r->pend, &r->cap_pend, r->npend + 1, sizeof *r->pend, 1024, SIZE_MAX);
   struct pending *p = &r->pend[r->npend++];
   p->rec = memcpy(prof_xmalloc(len), rec, len);
   p->len = len;
-  p->time = record_time(r, rec, len);
+  p->time = time;
   p->seq = r->seq++;
+  p->bpf = bpf;
+}
+
+static void pend_bpf(void *arg, const void *rec, size_t len, uint64_t time)
+{
+  pend_at(arg, rec, len, time, 1);
+}
+
+/* --unwind=bpf: a side-band record fed now, the walker told what
+   changed: a process's mappings (mmap, exec, fork) or its end.  */
+static void feed_side_band(struct recorder *r, const uint8_t *rec, size_t len)
+{
+  const struct perf_event_header *h = (const void *)rec;
+  uint32_t ids[4] = { 0 };    /* MMAP, MMAP2, COMM: pid, tid; FORK, EXIT: pid, ppid, tid, ptid */
+  prof_feed_record(r->d, &r->layout, rec, len);
+  if (len < sizeof *h + sizeof ids)
+    return;
+  memcpy(ids, rec + sizeof *h, sizeof ids);
+  if (h->type == PERF_RECORD_EXIT && ids[0] == ids[2])
+    prof_bpf_forget(r->bpf, (pid_t)ids[0]);
+  else if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP
+           || h->type == PERF_RECORD_COMM || (h->type == PERF_RECORD_FORK && ids[0] != ids[1]))
+    prof_bpf_sync(r->bpf, prof_proc_get(r->d, (pid_t)ids[0]));
+}
+
+static void pend(struct recorder *r, const uint8_t *rec, size_t len)
+{
+  if (r->bpf)
+    feed_side_band(r, rec, len);
+  else
+    pend_at(r, rec, len, record_time(r, rec, len), 0);
 }
 
 /* Copy every record of RING out.  */
@@ -471,6 +538,17 @@ static void drain_ring(struct recorder *r, struct ring *ring)
   __atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/* Every ring: perf's, then the walker's (whose samples may lie in
+   mappings perf's rings just reported).  */
+static void drain_all(struct recorder *r)
+{
+  for (int c = 0; c < r->ncpus; c++)
+    if (r->rings[c].fd >= 0)
+      drain_ring(r, &r->rings[c]);
+  if (r->bpf)
+    prof_bpf_drain(r->bpf, pend_bpf, r);
+}
+
 static int pending_cmp(const void *a, const void *b)
 {
   const struct pending *x = a, *y = b;
@@ -485,7 +563,10 @@ static void feed_until(struct recorder *r, uint64_t horizon)
   qsort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
   size_t k = 0;
   for (; k < r->npend && r->pend[k].time < horizon; k++) {
-    prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
+    if (r->pend[k].bpf)
+      prof_bpf_feed(r->d, r->pend[k].rec, r->pend[k].len);
+    else
+      prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
     free(r->pend[k].rec);
   }
   memmove(r->pend, r->pend + k, (r->npend - k) * sizeof *r->pend);
@@ -497,9 +578,7 @@ static void feed_until(struct recorder *r, uint64_t horizon)
 static void cut_interval(struct recorder *r)
 {
   uint64_t end = now_ns();
-  for (int c = 0; c < r->ncpus; c++)
-    if (r->rings[c].fd >= 0)
-      drain_ring(r, &r->rings[c]);
+  drain_all(r);
   feed_until(r, end);
   r->o->interval(r->o->interval_arg, r->d);
 }
@@ -538,8 +617,12 @@ static void record_loop(struct recorder *r, int *status)
 {
   double t0 = now(), last_line = t0;
   uint64_t horizon = 0;
-  struct pollfd *pfd = prof_xmalloc((size_t)r->ncpus * sizeof *pfd);
+  struct pollfd *pfd = prof_xmalloc(((size_t)r->ncpus + 1) * sizeof *pfd);
   int npfd = 0;
+  if (r->bpf) {
+    prof_bpf_drain(r->bpf, pend_bpf, r);    /* makes the ring's descriptor */
+    pfd[npfd++] = (struct pollfd){ .fd = prof_bpf_ring_fd(r->bpf), .events = POLLIN };
+  }
   for (int c = 0; c < r->ncpus; c++)
     if (r->rings[c].fd >= 0)
       pfd[npfd++] = (struct pollfd){ .fd = r->rings[c].fd, .events = POLLIN };
@@ -558,9 +641,7 @@ static void record_loop(struct recorder *r, int *status)
     /* what was written before this round's reads started is complete
        once every ring has been read */
     uint64_t round_start = now_ns();
-    for (int c = 0; c < r->ncpus; c++)
-      if (r->rings[c].fd >= 0)
-        drain_ring(r, &r->rings[c]);
+    drain_all(r);
     feed_until(r, done ? UINT64_MAX : horizon);
     horizon = round_start;
     if (r->hold && release_asked) {
@@ -583,6 +664,9 @@ static void record_loop(struct recorder *r, int *status)
 static void recorder_close(struct recorder *r)
 {
   long pg = sysconf(_SC_PAGESIZE);
+  if (r->bpf && r->o->progress)
+    prof_bpf_report(r->bpf, stderr);
+  prof_bpf_close(r->bpf);
   for (size_t i = 0; i < r->nfds; i++)
     close(r->fds[i]);
   for (int c = 0; c < r->ncpus; c++)
@@ -609,6 +693,7 @@ static int open_events(struct recorder *r)
     return 0;
   }
   if (r->child) {
+    /* its mappings are reported from its exec on */
     int rc = open_thread(r, r->child);
     if (rc > 0)
       fprintf(stderr, "gorc-prof: the program exited before it started\n");
@@ -642,6 +727,29 @@ static void test_hooks(struct recorder *r)
   r->exit_in_attach = exit_in_attach && strcmp(exit_in_attach, "1") == 0;
 }
 
+/* --unwind=bpf or the default: the BPF walker, or why not (an explicit
+   --unwind=bpf then fails: -1; the default goes on copying stacks).  */
+static int choose_walker(struct recorder *r)
+{
+  char why[512];
+  r->bpf = prof_bpf_open(!r->o->user_only, why, sizeof why);
+  if (r->bpf)
+    return 0;
+  if (r->o->unwind == PROF_UNWIND_BPF) {
+    fprintf(stderr, "gorc-prof: --unwind=bpf: cannot walk stacks in the kernel: %s\n", why);
+    return -1;
+  }
+  fprintf(stderr, "gorc-prof: no in-kernel unwinding: %s; copying stacks (--unwind=copy)\n", why);
+  return 0;
+}
+
+/* The walker given the processes read from /proc (-p, -a).  */
+static void sync_walker(struct recorder *r)
+{
+  for (size_t i = 0; i < r->d->nprocs; i++)
+    prof_bpf_sync(r->bpf, &r->d->procs[i]);
+}
+
 int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *status)
 {
   struct recorder r;
@@ -660,7 +768,15 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     free(r.rings);
     return 2;
   }
-  r.kernel = !o->user_only && kernel_allowed();
+  if (o->unwind != PROF_UNWIND_COPY && choose_walker(&r) != 0) {
+    if (r.child) {
+      close(go);
+      waitpid(r.child, status, 0);
+    }
+    free(r.rings);
+    return 2;
+  }
+  r.kernel = !o->user_only && (r.bpf || kernel_allowed());
   attr_init(&r);
   if (open_events(&r) != 0) {
     rc = 2;
@@ -671,6 +787,8 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     recorder_close(&r);
     return rc;
   }
+  if (r.bpf)
+    sync_walker(&r);
   /* -p: Ctrl-C ends the recording.  A started program gets the Ctrl-C
      (as under time(1)) and the recording ends when it does.  */
   struct sigaction sa = { 0 }, old_int, old_term;
