@@ -320,7 +320,7 @@ int prof_sample(void *ctx)
   uint64_t size = sizeof w->s + 8 * (uint64_t)(w->s.nkernel + w->nuser);
   if (size > sizeof w->s + sizeof w->ips)
     size = sizeof w->s + sizeof w->ips;
-  if (bpf_ringbuf_output(&samples, &w->s, size, 0) != 0)
+  if (bpf_ringbuf_output(&samples, &w->s, size, BPF_RB_NO_WAKEUP) != 0)
     count(PROF_BPF_STAT_LOST, 1);
   return 0;
 }
