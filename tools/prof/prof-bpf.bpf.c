@@ -87,8 +87,10 @@ static __attribute__((noinline)) int stack_read(struct walk *w, uint64_t a, uint
    frame being stepped, the stack chunk last read.  */
 struct walk {
   struct prof_bpf_sample s;
-  uint64_t ips[PROF_BPF_MAX_KERNEL + PROF_BPF_MAX_FRAMES];
+  /* the addresses; or the kernel's, the registers and a stack copy */
+  uint64_t ips[PROF_BPF_MAX_KERNEL + 4 + PROF_BPF_COPY / 8];
   struct gorc_frame_regs f;
+  struct prof_bpf_regs first;  /* the user registers at the sample */
   uint64_t chunk_base;        /* chunk holds [chunk_base, chunk_base + PROF_BPF_CHUNK) */
   uint8_t chunk[PROF_BPF_CHUNK + 8];
   uint32_t nuser;
@@ -160,7 +162,8 @@ __attribute__((noinline)) uint32_t find_state(uint32_t module, uint32_t nrows, u
 {
   void *table = bpf_map_lookup_elem(&tables, &module);
   uint32_t lo = 0, hi = nrows;
-  if (!table)
+  /* no rows: the process's entry was written before its table was built */
+  if (!table || nrows == 0)
     return PROF_BPF_STATE_NO_TABLE;
   for (int i = 0; i < PROF_BPF_SEARCH_STEPS; i++) {
     if (lo >= hi)
@@ -208,8 +211,8 @@ static int step(struct walk *w, const struct prof_bpf_proc *proc)
   uint64_t pc = gorc_step_lookup_pc(f);
   const struct prof_bpf_map *m = find_map(proc, pc);
   int rc;
-  if (!m) {                   /* a return address must be code */
-    w->end = (f->known & GORC_FRAME_INTERRUPTED) ? PROF_BPF_END_NO_INFO : PROF_BPF_END_BAD;
+  if (!m) {                   /* not code, or a mapping not reported yet */
+    w->end = PROF_BPF_END_NO_MAPPING;
     return 1;
   }
   if (m->module == PROF_BPF_NO_MODULE || pc - m->bias > 0xffffffffu) {
@@ -277,6 +280,7 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
   w->f.aux = regs->bx;
   w->f.uc = 0;
   w->f.known = GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX;
+  w->first = (struct prof_bpf_regs){ w->f.ip, w->f.sp, w->f.fp, w->f.aux };
   w->chunk_base = 0;
   uint32_t at = w->s.nkernel;
   if (at >= PROF_BPF_MAX_KERNEL)
@@ -284,13 +288,37 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
   w->ips[at] = w->f.ip;
   w->nuser = 1;
   if (!proc) {
-    w->end = PROF_BPF_END_NO_PROC;
+    w->end = PROF_BPF_END_NO_MAPPING;
     return;
   }
   w->end = PROF_BPF_END_DEPTH;
   struct loop_ctx c = { w, proc };
   bpf_loop(PROF_BPF_MAX_FRAMES, loop_frame, &c, 0);
   count(PROF_BPF_STAT_FRAMES, w->nuser);
+}
+
+/* The walk met a module (or process) without a table yet: the user
+   registers and as much of the stack from sp as can be read, up to
+   PROF_BPF_COPY bytes, after the kernel's addresses.  */
+static void copy_stack(struct walk *w)
+{
+  uint32_t at = w->s.nkernel & 127;   /* (PROF_BPF_MAX_KERNEL: for the verifier) */
+  __builtin_memcpy(&w->ips[at], &w->first, sizeof w->first);
+  void *dst = &w->ips[at + 4];
+  const void *sp = (const void *)w->first.sp;
+  w->nuser = 0;
+  if (bpf_probe_read_user(dst, PROF_BPF_COPY, sp) == 0)
+    w->s.stack_bytes = PROF_BPF_COPY;
+  else if (bpf_probe_read_user(dst, PROF_BPF_COPY / 4, sp) == 0)
+    w->s.stack_bytes = PROF_BPF_COPY / 4;
+  else if (bpf_probe_read_user(dst, PROF_BPF_COPY / 16, sp) == 0)
+    w->s.stack_bytes = PROF_BPF_COPY / 16;
+  else
+    w->s.stack_bytes = 0;
+  if (w->s.stack_bytes == 0)
+    w->nuser = 1;             /* the registers' ip alone */
+  else
+    count(PROF_BPF_STAT_COPIED, 1);
 }
 
 SEC("perf_event")
@@ -305,6 +333,7 @@ int prof_sample(void *ctx)
   w->s.pid = (uint32_t)(id >> 32);
   w->s.tid = (uint32_t)id;
   w->s.nkernel = 0;
+  w->s.stack_bytes = 0;
   count(PROF_BPF_STAT_SAMPLES, 1);
   if (kernel_frames) {
     long n = bpf_get_stack(ctx, w->ips, PROF_BPF_MAX_KERNEL * 8, 0);
@@ -315,9 +344,13 @@ int prof_sample(void *ctx)
     w->end = PROF_BPF_END_KERNEL, w->nuser = 0;
   else
     walk_user(w, bpf_get_current_task_btf(), w->s.pid);
+  if (w->end == PROF_BPF_END_NO_TABLE || w->end == PROF_BPF_END_NO_MAPPING)
+    copy_stack(w);
   w->s.nuser = (uint16_t)w->nuser;
   w->s.end = (int8_t)w->end;
   uint64_t size = sizeof w->s + 8 * (uint64_t)(w->s.nkernel + w->nuser);
+  if (w->s.stack_bytes)
+    size = sizeof w->s + 8 * (uint64_t)(w->s.nkernel + 4) + w->s.stack_bytes;
   if (size > sizeof w->s + sizeof w->ips)
     size = sizeof w->s + sizeof w->ips;
   if (bpf_ringbuf_output(&samples, &w->s, size, BPF_RB_NO_WAKEUP) != 0)

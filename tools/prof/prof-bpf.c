@@ -441,9 +441,10 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
   uint64_t ns, runs, frames = stat_sum(b, PROF_BPF_STAT_FRAMES);
   run_time(b, &ns, &runs);
   fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full), %llu user "
-          "frames; limit %d frames\n", (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
+          "frames (limit %d a stack), %llu stacks copied (a table not loaded yet)\n",
+          (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_LOST), (unsigned long long)frames,
-          PROF_BPF_MAX_FRAMES);
+          PROF_BPF_MAX_FRAMES, (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED));
   if (runs && b->stats_fd >= 0)
     fprintf(f, "gorc-prof: BPF run time: %.0f ns per sample, %.1f ns per frame (the kernel's "
             "BPF statistics)\n", (double)ns / (double)runs,
@@ -506,7 +507,7 @@ static int32_t profile_end(int8_t end)
   case PROF_BPF_END_KERNEL:
     return PROF_WALK_KERNEL;
   case PROF_BPF_END_NO_TABLE:
-  case PROF_BPF_END_NO_PROC:
+  case PROF_BPF_END_NO_MAPPING:
     return PROF_WALK_NO_TABLE;
   case PROF_BPF_END_BAD:
     return PROF_WALK_BAD;
@@ -515,18 +516,40 @@ static int32_t profile_end(int8_t end)
   }
 }
 
+/* A sample whose walk met a module without a table yet: its stack copy
+   unwound here, now that its mappings are known (as --unwind=copy).  */
+static void feed_copy(struct prof_data *d, struct prof_proc *p, const struct prof_bpf_sample *s,
+                      const uint64_t *kips, const uint8_t *after)
+{
+  static uint64_t uips[GORC_PROF_MAX_DEPTH];
+  struct prof_bpf_regs r;
+  unsigned nuser = 0;
+  memcpy(&r, after, sizeof r);
+  struct gorc_perf_regs regs = { r.ip, r.sp, r.bp, r.bx, GORC_PERF_REGS_MASK };
+  enum prof_walk_end end = prof_unwind(&p->space, &regs, after + sizeof r, s->stack_bytes, uips,
+                                       GORC_PROF_MAX_DEPTH, &nuser);
+  d->stack_bytes += s->stack_bytes;
+  prof_proc_add_sample(p, s->time, s->tid, end, kips, s->nkernel, uips, nuser);
+}
+
 void prof_bpf_feed(struct prof_data *d, const void *rec, size_t len)
 {
   struct prof_bpf_sample s;
+  if (len < sizeof s)
+    return;
   memcpy(&s, rec, sizeof s);
   size_t n = (size_t)s.nkernel + s.nuser;
-  if (len < sizeof s + 8 * n)
+  size_t want = sizeof s + 8 * n
+                + (s.stack_bytes ? sizeof(struct prof_bpf_regs) + s.stack_bytes : 0);
+  if (len < want)
     return;
   const uint64_t *ips = (const uint64_t *)((const uint8_t *)rec + sizeof s);
   struct prof_proc *p = prof_proc_get(d, (pid_t)s.pid);
   /* the ring buffer's 8-byte header counts too */
   d->record_bytes += 8 + ((len + 7) & ~(size_t)7);
-  if (n > 0)
+  if (s.stack_bytes)
+    feed_copy(d, p, &s, ips, (const uint8_t *)(ips + n));
+  else if (n > 0)
     prof_proc_add_sample(p, s.time, s.tid, profile_end(s.end), ips, s.nkernel, ips + s.nkernel,
                          s.nuser);
 }

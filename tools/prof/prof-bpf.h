@@ -74,25 +74,41 @@ enum prof_bpf_end {
   PROF_BPF_END_NO_INFO = -2,     /* code without a state (or no file) */
   PROF_BPF_END_BAD = -3,         /* a wild stack: an unreadable word, wrong direction */
   PROF_BPF_END_NO_TABLE = -4,    /* a module whose table is not loaded (yet) */
-  PROF_BPF_END_NO_PROC = -5      /* a process whose mappings are not loaded (yet) */
+  PROF_BPF_END_NO_MAPPING = -5   /* an address in no mapping the walker has: a process or
+                                    mapping not reported yet, or not code (gorc-prof decides
+                                    from the stack's copy) */
 };
 
+/* Bytes of user stack a sample copies when its walk meets a module (or
+   process) whose table is not loaded yet: gorc-prof unwinds that copy
+   (as --unwind=copy does) once the mapping is known, instead of a
+   stack cut short.  */
+#define PROF_BPF_COPY 8192
+
 /* One sample in the ring buffer: the header, then NKERNEL kernel
-   addresses, then NUSER user addresses, innermost first.  */
+   addresses, then NUSER user addresses, innermost first; or, when
+   STACK_BYTES is not 0, the user registers (struct prof_bpf_regs) and
+   STACK_BYTES of the stack from their sp in place of the user
+   addresses (NUSER 0).  */
 struct prof_bpf_sample {
   uint64_t time;                 /* CLOCK_MONOTONIC ns, as perf's clockid */
   uint32_t pid, tid;
   uint16_t nuser;
   uint8_t nkernel;
   int8_t end;                    /* enum prof_bpf_end */
-  uint32_t pad;
+  uint32_t stack_bytes;
   /* then the addresses */
+};
+
+struct prof_bpf_regs {
+  uint64_t ip, sp, bp, bx;
 };
 
 enum prof_bpf_stat {
   PROF_BPF_STAT_SAMPLES,         /* the program ran */
   PROF_BPF_STAT_LOST,            /* the ring buffer was full */
   PROF_BPF_STAT_FRAMES,          /* user frames walked */
+  PROF_BPF_STAT_COPIED,          /* stacks copied: a table not loaded yet */
   PROF_BPF_STAT_COUNT
 };
 
