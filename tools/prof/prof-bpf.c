@@ -63,46 +63,59 @@ struct prof_bpf {
 
 /* ---- loading ---- */
 
-/* libbpf's messages: kept, the last line is the reason of a refusal.  */
-static char libbpf_last[256];
+/* libbpf's messages, kept for the reason of a refusal: its first line
+   (which map or program failed, how), and the last line of a verifier
+   log (what the verifier refused).  */
+static char libbpf_first[256], verifier_last[256];
+static int in_log;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-  char line[sizeof libbpf_last];
+  char line[sizeof libbpf_first];
   if (level == LIBBPF_DEBUG)
     return 0;
   vsnprintf(line, sizeof line, fmt, ap);
   line[strcspn(line, "\n")] = 0;
-  if (line[0] && strncmp(line, "libbpf: -- ", 11) != 0 && strstr(line, "LOAD LOG") == NULL)
-    memcpy(libbpf_last, line, sizeof line);
+  if (strstr(line, "-- BEGIN PROG LOAD LOG --"))
+    in_log = 1;
+  else if (strstr(line, "-- END PROG LOAD LOG --"))
+    in_log = 0;
+  else if (in_log && line[0] && strncmp(line, "processed ", 10) != 0)
+    memcpy(verifier_last, line, sizeof line);
+  else if (!in_log && line[0] && !libbpf_first[0])
+    memcpy(libbpf_first, line, sizeof line);
   return 0;
 }
 
 /* WHY for a load that failed with ERR (a negative errno).  */
 static void refusal(int err, char *why, size_t whylen)
 {
-  if (err == -EPERM || err == -EACCES)
-    snprintf(why, whylen, "the kernel refused to load it (%s: CAP_BPF and CAP_PERFMON, or "
-             "root, are needed%s%s)", strerror(-err), libbpf_last[0] ? "; " : "", libbpf_last);
-  else
-    snprintf(why, whylen, "the kernel refused to load it (%s%s%s)", strerror(-err),
-             libbpf_last[0] ? ": " : "", libbpf_last);
+  const char *what = err == -EPERM ? "not permitted: CAP_BPF and CAP_PERFMON (or root) are needed"
+                     : err == -EACCES ? "the kernel's verifier refused the walker"
+                     : "the kernel refused it";
+  snprintf(why, whylen, "%s (%s%s%s%s%s)", what, strerror(-err), libbpf_first[0] ? "; " : "",
+           libbpf_first, verifier_last[0] ? "; verifier: " : "", verifier_last);
 }
 
 /* GORC_PROF_TEST_BPF=no-map: the tables map asked with no entries,
    which the kernel refuses (a real refusal, as an old kernel's would
-   be, for the fallback's tests).  */
+   be, for the fallback's tests).  =no-copy: a walk that meets a module
+   without a table ends there ("no table yet") instead of sending the
+   stack's copy, so that a test knows every complete stack was walked in
+   the kernel.  */
 static void test_hooks(struct prof_walker *skel)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
   if (t && strcmp(t, "no-map") == 0)
     bpf_map__set_max_entries(skel->maps.tables, 0);
+  if (t && strcmp(t, "no-copy") == 0)
+    skel->rodata->copy_stacks = 0;
 }
 
 struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
 {
   libbpf_set_print(libbpf_print);
-  libbpf_last[0] = 0;
+  libbpf_first[0] = verifier_last[0] = 0;
   struct prof_walker *skel = prof_walker__open();
   if (!skel) {
     snprintf(why, whylen, "libbpf cannot open the walker (%s)", strerror(errno));

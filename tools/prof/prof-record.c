@@ -400,6 +400,9 @@ static int attach_process(struct recorder *r, pid_t pid)
     return -1;
   }
   synthesize_process(r, pid);
+  /* the walker's tables before the first sample */
+  if (r->bpf)
+    prof_bpf_sync(r->bpf, prof_proc_get(r->d, pid));
   int opened = 0, rc = 0;
   struct dirent *de;
   while (rc >= 0 && (de = readdir(dir))) {
@@ -679,6 +682,13 @@ static void recorder_close(struct recorder *r)
   free(r->rings);
 }
 
+/* The walker given the processes read from /proc (-a).  */
+static void sync_walker(struct recorder *r)
+{
+  for (size_t i = 0; i < r->d->nprocs; i++)
+    prof_bpf_sync(r->bpf, &r->d->procs[i]);
+}
+
 /* Open the events: on every CPU (-a), on the stopped program, or on each
    process of -p.  */
 static int open_events(struct recorder *r)
@@ -688,6 +698,8 @@ static int open_events(struct recorder *r)
       return -1;
     /* after the events open: a process started in between is in both */
     synthesize_all(r);
+    if (r->bpf)
+      sync_walker(r);
     if (r->o->progress)
       fprintf(stderr, "gorc-prof: recording every process on %d CPUs\n", r->ncpus);
     return 0;
@@ -743,13 +755,6 @@ static int choose_walker(struct recorder *r)
   return 0;
 }
 
-/* The walker given the processes read from /proc (-p, -a).  */
-static void sync_walker(struct recorder *r)
-{
-  for (size_t i = 0; i < r->d->nprocs; i++)
-    prof_bpf_sync(r->bpf, &r->d->procs[i]);
-}
-
 int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *status)
 {
   struct recorder r;
@@ -787,8 +792,6 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     recorder_close(&r);
     return rc;
   }
-  if (r.bpf)
-    sync_walker(&r);
   /* -p: Ctrl-C ends the recording.  A started program gets the Ctrl-C
      (as under time(1)) and the recording ends when it does.  */
   struct sigaction sa = { 0 }, old_int, old_term;
