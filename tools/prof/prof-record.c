@@ -16,8 +16,11 @@
    With --unwind=bpf (the default where it loads) a BPF program attached
    to each event walks the user stack in the kernel (prof-bpf.h) and
    sends its samples through its own ring buffer; perf's rings then carry
-   only the mappings, commands, forks and exits, which are fed at once,
-   each process's mappings handed to the walker as they change.  */
+   only the mappings, commands, forks and exits.  Those are fed twice:
+   at once into the walker's view of the processes (bpf_view), whose
+   mappings are handed to the walker as they change, and in time order
+   with the samples into the profile (a process's exit after its last
+   samples).  */
 
 #define _GNU_SOURCE
 #include "prof-record.h"
@@ -79,6 +82,7 @@ struct recorder {
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
   int kernel;                 /* samples in the kernel, with its callchains */
   struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
+  struct prof_data bpf_view;  /* the processes as the walker knows them now */
 };
 
 static volatile sig_atomic_t interrupted, release_asked;
@@ -389,6 +393,16 @@ static void kill_and_wait_end(pid_t pid)
     poll(NULL, 0, 1);
 }
 
+/* --unwind=bpf: process P, read from /proc, into the walker's view,
+   and its mappings to the walker.  */
+static void walker_adopt(struct recorder *r, const struct prof_proc *p)
+{
+  struct prof_proc *v = prof_proc_get(&r->bpf_view, p->pid);
+  memcpy(v->comm, p->comm, sizeof v->comm);
+  prof_space_copy(&v->space, &p->space);
+  prof_bpf_sync(r->bpf, v);
+}
+
 /* Open the events of every thread of PID.  */
 static int attach_process(struct recorder *r, pid_t pid)
 {
@@ -402,7 +416,7 @@ static int attach_process(struct recorder *r, pid_t pid)
   synthesize_process(r, pid);
   /* the walker's tables before the first sample */
   if (r->bpf)
-    prof_bpf_sync(r->bpf, prof_proc_get(r->d, pid));
+    walker_adopt(r, prof_proc_get(r->d, pid));
   int opened = 0, rc = 0;
   struct dirent *de;
   while (rc >= 0 && (de = readdir(dir))) {
@@ -486,13 +500,14 @@ static void pend_bpf(void *arg, const void *rec, size_t len, uint64_t time)
   pend_at(arg, rec, len, time, 1);
 }
 
-/* --unwind=bpf: a side-band record fed now, the walker told what
-   changed: a process's mappings (mmap, exec, fork) or its end.  */
-static void feed_side_band(struct recorder *r, const uint8_t *rec, size_t len)
+/* --unwind=bpf: a side-band record fed now into the walker's view, the
+   walker told what changed: a process's mappings (mmap, exec, fork) or
+   its end.  */
+static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
 {
   const struct perf_event_header *h = (const void *)rec;
   uint32_t ids[4] = { 0 };    /* MMAP, MMAP2, COMM: pid, tid; FORK, EXIT: pid, ppid, tid, ptid */
-  prof_feed_record(r->d, &r->layout, rec, len);
+  prof_feed_record(&r->bpf_view, &r->layout, rec, len);
   if (len < sizeof *h + sizeof ids)
     return;
   memcpy(ids, rec + sizeof *h, sizeof ids);
@@ -500,15 +515,14 @@ static void feed_side_band(struct recorder *r, const uint8_t *rec, size_t len)
     prof_bpf_forget(r->bpf, (pid_t)ids[0]);
   else if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP
            || h->type == PERF_RECORD_COMM || (h->type == PERF_RECORD_FORK && ids[0] != ids[1]))
-    prof_bpf_sync(r->bpf, prof_proc_get(r->d, (pid_t)ids[0]));
+    prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, (pid_t)ids[0]));
 }
 
 static void pend(struct recorder *r, const uint8_t *rec, size_t len)
 {
   if (r->bpf)
-    feed_side_band(r, rec, len);
-  else
-    pend_at(r, rec, len, record_time(r, rec, len), 0);
+    feed_walker(r, rec, len);
+  pend_at(r, rec, len, record_time(r, rec, len), 0);
 }
 
 /* Copy every record of RING out.  */
@@ -667,9 +681,8 @@ static void record_loop(struct recorder *r, int *status)
 static void recorder_close(struct recorder *r)
 {
   long pg = sysconf(_SC_PAGESIZE);
-  if (r->bpf && r->o->progress)
-    prof_bpf_report(r->bpf, stderr);
   prof_bpf_close(r->bpf);
+  prof_data_free(&r->bpf_view);
   for (size_t i = 0; i < r->nfds; i++)
     close(r->fds[i]);
   for (int c = 0; c < r->ncpus; c++)
@@ -686,7 +699,7 @@ static void recorder_close(struct recorder *r)
 static void sync_walker(struct recorder *r)
 {
   for (size_t i = 0; i < r->d->nprocs; i++)
-    prof_bpf_sync(r->bpf, &r->d->procs[i]);
+    walker_adopt(r, &r->d->procs[i]);
 }
 
 /* Open the events: on every CPU (-a), on the stopped program, or on each
@@ -773,7 +786,10 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     free(r.rings);
     return 2;
   }
-  if (o->unwind != PROF_UNWIND_COPY && choose_walker(&r) != 0) {
+  /* -a: the default copies stacks (the walker would build every
+     module's table of every process before the first sample) */
+  int walk = o->unwind == PROF_UNWIND_BPF || (o->unwind == PROF_UNWIND_AUTO && !o->all);
+  if (walk && choose_walker(&r) != 0) {
     if (r.child) {
       close(go);
       waitpid(r.child, status, 0);
@@ -805,6 +821,8 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     close(go);
   }
   record_loop(&r, status);
+  if (r.bpf && o->progress)
+    prof_bpf_report(r.bpf, stderr);
   /* after -d the program runs on; gorc-prof's status is then its own */
   if (r.child && !r.child_done)
     *status = 0;
