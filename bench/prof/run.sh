@@ -216,8 +216,13 @@ bpf_part() {
   sed -n 's/^gorc-prof: BPF tables: /prof:   tables: /p' "$WORK/bpf.txt"
   awk '$3 == 0 { sub(/^[0-9]* [0-9]* 0 /, ""); print }' "$WORK/bpf.stacks" | sort -u >"$WORK/bpf.set"
   awk '$3 == 0 { sub(/^[0-9]* [0-9]* 0 /, ""); print }' "$WORK/copy.stacks" | sort -u >"$WORK/copy.set"
-  printf 'prof:   agreement: distinct complete stacks: bpf %d, copy %d, in both %d\n' \
-    "$(wc -l <"$WORK/bpf.set")" "$(wc -l <"$WORK/copy.set")" "$(comm -12 "$WORK/bpf.set" "$WORK/copy.set" | wc -l)"
+  # stacks from the same leaf address (the rest: what one run's samples met, the other's not)
+  local same
+  same=$(awk -F';' 'NR == FNR { leaf[$1] = leaf[$1] "|" $0 "|"; next }
+    ($1 in leaf) { n++; if (index(leaf[$1], "|" $0 "|")) e++ } END { printf "%d of %d", e, n }' \
+    "$WORK/copy.set" "$WORK/bpf.set")
+  printf 'prof:   agreement: distinct complete stacks: bpf %d, copy %d; of those bpf has at a leaf copy has too, equal to one of copy'"'"'s: %s\n' \
+    "$(wc -l <"$WORK/bpf.set")" "$(wc -l <"$WORK/copy.set")" "$same"
   "$CC" -O2 -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.prof/prof-deep.c" -o "$WORK/deep" ||
     { echo "prof: bpf: building prof-deep failed"; return; }
   local db dc

@@ -300,25 +300,33 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
 
 /* The walk met a module (or process) without a table yet: the user
    registers and as much of the stack from sp as can be read, up to
-   PROF_BPF_COPY bytes, after the kernel's addresses.  */
+   PROF_BPF_COPY bytes (the readable length found by halving, to 256
+   bytes: a read that crosses the stack's top fails whole), after the
+   kernel's addresses.  */
 static void copy_stack(struct walk *w)
 {
   uint32_t at = w->s.nkernel & 127;   /* (PROF_BPF_MAX_KERNEL: for the verifier) */
   __builtin_memcpy(&w->ips[at], &w->first, sizeof w->first);
   void *dst = &w->ips[at + 4];
   const void *sp = (const void *)w->first.sp;
-  w->nuser = 0;
+  uint32_t good = 0, bad = PROF_BPF_COPY + 1;
   if (bpf_probe_read_user(dst, PROF_BPF_COPY, sp) == 0)
-    w->s.stack_bytes = PROF_BPF_COPY;
-  else if (bpf_probe_read_user(dst, PROF_BPF_COPY / 4, sp) == 0)
-    w->s.stack_bytes = PROF_BPF_COPY / 4;
-  else if (bpf_probe_read_user(dst, PROF_BPF_COPY / 16, sp) == 0)
-    w->s.stack_bytes = PROF_BPF_COPY / 16;
-  else
-    w->s.stack_bytes = 0;
-  if (w->s.stack_bytes == 0)
-    w->nuser = 1;             /* the registers' ip alone */
-  else
+    good = PROF_BPF_COPY;
+  for (int i = 0; i < 5 && good < PROF_BPF_COPY; i++) {
+    uint32_t mid = ((good + bad) / 2) & ~255u;
+    if (mid <= good || mid > PROF_BPF_COPY)
+      break;
+    if (bpf_probe_read_user(dst, mid, sp) == 0)
+      good = mid;
+    else
+      bad = mid;
+  }
+  /* the buffer holds the last read: the good one again when that failed */
+  if (good > 0 && good < PROF_BPF_COPY && bpf_probe_read_user(dst, good, sp) != 0)
+    good = 0;
+  w->s.stack_bytes = good;
+  w->nuser = good ? 0 : 1;    /* nothing read: the registers' ip alone */
+  if (good)
     count(PROF_BPF_STAT_COPIED, 1);
 }
 
