@@ -20,7 +20,17 @@
 # 3. Bytes per sample: perf.data's over its samples, and the records
 #    gorc-prof reads from its ring buffers over its samples.
 #
-# 4. --unwind=bpf (the stack walked in the kernel), against anchors of
+# 4. Kernel share of a syscall-heavy program (testsuite/gorc.prof/
+#    prof-syscall.c: a fixed number of read/write rounds): gorc-prof's
+#    share of samples with kernel frames against perf record
+#    --call-graph dwarf's share in [kernel.kallsyms], the medians of 5
+#    interleaved runs of each; aim: within 3 points.
+# 5. The whole machine: gorc-prof -a -d 10 -F 1000 and perf record -a -g
+#    -F 1000 for 10 s each, while 20 short programs start one after
+#    another (prof-syscall copies named kshare-w): lost samples of each,
+#    and how many of the 20 each saw (aim: 0 lost, 20 of 20).
+#
+# 6. --unwind=bpf (the stack walked in the kernel), against anchors of
 #    the same run: --unwind=copy and `perf record -g` of a frame-pointer
 #    build of the same program: bytes per sample; overhead at 1 kHz
 #    (the program's CPU, everything's); the walker's BPF run time per
@@ -31,9 +41,9 @@
 #    stack): stacks complete in each mode; and the distinct complete
 #    stacks both modes saw of the burn program.
 #
-# PROF_PARTS picks parts (default "overhead perf-data bpf": 1, 2 with 3, 4),
-# e.g. PROF_PARTS=perf-data bench/prof/run.sh for the perf.data figures
-# alone.
+# PROF_PARTS picks parts (default "overhead perf-data kernel system bpf":
+# 1, 2 with 3, 4, 5, 6), e.g. PROF_PARTS=perf-data bench/prof/run.sh for
+# the perf.data figures alone.
 set -u
 export LC_ALL=C
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -231,8 +241,67 @@ bpf_part() {
     "${db% *}" "${db#* }" "${dc% *}" "${dc#* }"
 }
 
-PARTS=" ${PROF_PARTS:-overhead perf-data bpf} "
+# kernel_share: part 4
+kernel_share() {
+  command -v perf >/dev/null || { echo "prof: kernel share: skipped (perf not installed)"; return; }
+  local i ours theirs
+  : >"$WORK/kshare.txt"
+  for i in 1 2 3 4 5; do
+    "$PROF" -F 1000 -o "$WORK/kshare" -- "$WORK/kshare" 20000 2>"$WORK/kshare.err" >/dev/null
+    ours=$(sed -n 's/.*samples in the kernel (\([0-9.]*\)%).*/\1/p' "$WORK/kshare.err")
+    perf record -q -e cpu-clock -F 1000 --call-graph dwarf -o "$WORK/kshare.data" -- \
+      "$WORK/kshare" 20000 >/dev/null 2>&1
+    theirs=$(perf report -i "$WORK/kshare.data" --stdio --no-children --sort dso 2>/dev/null \
+             | awk '$2 == "[kernel.kallsyms]" { sub(/%/, "", $1); print $1 }')
+    echo "${ours:-0} ${theirs:-0}" >>"$WORK/kshare.txt"
+  done
+  ours=$(cut -d' ' -f1 "$WORK/kshare.txt" | median)
+  theirs=$(cut -d' ' -f2 "$WORK/kshare.txt" | median)
+  awk -v a="$ours" -v b="$theirs" 'BEGIN { d = a - b; if (d < 0) d = -d
+    printf "prof: kernel share, prof-syscall (median of 5 runs each): gorc-prof %.1f%%, perf record %.1f%%: %.1f points (aim 3: %s)\n",
+      a, b, d, d <= 3 ? "met" : "missed" }'
+}
+
+# system_wide: part 5.  start_programs: the 20 programs, one every 0.4 s
+start_programs() {
+  local i
+  for i in $(seq 20); do "$WORK/kshare-w" 2000 >/dev/null; sleep 0.4; done
+}
+system_wide() {
+  command -v perf >/dev/null || { echo "prof: -a: skipped (perf not installed)"; return; }
+  cp "$WORK/kshare" "$WORK/kshare-w"
+  start_programs &
+  local starter=$!
+  "$PROF" -a -d 10 -F 1000 -o "$WORK/all" 2>"$WORK/all.err" >/dev/null
+  wait $starter
+  local lost seen samples
+  # the summary line (not a progress line: those have no "processes")
+  lost=$(sed -n 's/.* processes, .*; \([0-9]*\) lost$/\1/p' "$WORK/all.err")
+  samples=$(sed -n 's/^gorc-prof: \([0-9]*\) samples, .* processes, .*/\1/p' "$WORK/all.err")
+  seen=$(go tool pprof -raw "$WORK/all.pb.gz" 2>/dev/null | grep -A1 'comm:\[kshare-w\]' \
+         | sed -n 's/.*pid:\[\([0-9]*\)\].*/\1/p' | sort -u | wc -l)
+  printf 'prof: -a -d 10 at 1 kHz on %d CPUs: gorc-prof %s samples, %s lost, %d of 20 programs seen' \
+    "$(nproc)" "${samples:-?}" "${lost:-?}" "$seen"
+  grep -o '([0-9]* with samples)' "$WORK/all.err" | sed 's/^/ /' | tr -d '\n'
+  echo
+  start_programs &
+  starter=$!
+  perf record -q -a -g -e cpu-clock -F 1000 -o "$WORK/all.data" -- sleep 10 >/dev/null 2>&1
+  wait $starter
+  local plost pseen psamples
+  plost=$(perf report -i "$WORK/all.data" --stats 2>/dev/null | awk '/LOST_SAMPLES|^ *LOST / { s += $NF } END { print s + 0 }')
+  psamples=$(perf script -i "$WORK/all.data" -F pid 2>/dev/null | wc -l)
+  pseen=$(perf script -i "$WORK/all.data" -F comm,pid 2>/dev/null | awk '$1 == "kshare-w" { print $2 }' | sort -u | wc -l)
+  printf 'prof: perf record -a -g -F 1000, 10 s: %d samples, %d lost, %d of 20 programs seen\n' \
+    "$psamples" "$plost" "$pseen"
+}
+
+"$CC" -O2 "$GORC_ROOT/testsuite/gorc.prof/prof-syscall.c" -o "$WORK/kshare" \
+  || { echo "prof: building prof-syscall failed"; exit 2; }
+PARTS=" ${PROF_PARTS:-overhead perf-data kernel system bpf} "
 case $PARTS in *" overhead "*) overhead "$WORK/burn" 25000 ;; esac
+case $PARTS in *" kernel "*) kernel_share ;; esac
+case $PARTS in *" system "*) system_wide ;; esac
 case $PARTS in *" bpf "*) bpf_part ;; esac
 case $PARTS in *" perf-data "*) ;; *) exit 0 ;; esac
 perf_data burn "$WORK/burn" 200000

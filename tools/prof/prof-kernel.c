@@ -2,8 +2,9 @@
    prof-kernel.h).  The text symbols (types t, T, w, W) are read once,
    at the first kernel frame named, and sorted by address; an address is
    named by the symbol at or below it, as perf does (kallsyms has no
-   sizes).  At one address a global symbol is preferred to a local one
-   (_stext over its local aliases).  */
+   sizes), with the tools' lookup (gorc_symtab_preceding, symtab.h).  At
+   one address a global symbol is preferred to a local one (_stext over
+   its local aliases).  */
 
 #define _GNU_SOURCE
 #include "prof-kernel.h"
@@ -12,24 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <elf.h>
+
 #include "prof-data.h"
+#include "symtab.h"
 
-struct ksym {
-  uint64_t addr;
-  char *name;                /* with PROF_KERNEL_SUFFIX */
-  int global;
-};
-
-static struct ksym *ksyms;
+/* Each name (malloc'd) with PROF_KERNEL_SUFFIX; bind STB_GLOBAL or
+   STB_LOCAL; no sizes.  */
+static struct gorc_sym *ksyms;
 static size_t nksyms, cap_ksyms;
 static int loaded;
 
+/* By address, the global symbols first at one address (the first is
+   the one gorc_symtab_preceding gives).  */
 static int ksym_cmp(const void *a, const void *b)
 {
-  const struct ksym *x = a, *y = b;
+  const struct gorc_sym *x = a, *y = b;
   if (x->addr != y->addr)
     return x->addr < y->addr ? -1 : 1;
-  return y->global - x->global;
+  return (y->bind == STB_GLOBAL) - (x->bind == STB_GLOBAL);
 }
 
 /* One line of kallsyms, "ADDR TYPE NAME [MODULE]", kept when a text
@@ -45,13 +47,16 @@ static int read_line(const char *line)
   if (addr == 0)
     return 1;
   ksyms = prof_xgrow(ksyms, &cap_ksyms, nksyms + 1, sizeof *ksyms, 4096, SIZE_MAX);
-  struct ksym *k = &ksyms[nksyms++];
+  struct gorc_sym *k = &ksyms[nksyms++];
   size_t n = strlen(name);
+  char *display = prof_xmalloc(n + sizeof PROF_KERNEL_SUFFIX);
+  memcpy(display, name, n);
+  memcpy(display + n, PROF_KERNEL_SUFFIX, sizeof PROF_KERNEL_SUFFIX);
+  memset(k, 0, sizeof *k);
   k->addr = addr;
-  k->name = prof_xmalloc(n + sizeof PROF_KERNEL_SUFFIX);
-  memcpy(k->name, name, n);
-  memcpy(k->name + n, PROF_KERNEL_SUFFIX, sizeof PROF_KERNEL_SUFFIX);
-  k->global = type == 'T' || type == 'W';
+  k->name = display;
+  k->type = STT_FUNC;
+  k->bind = type == 'T' || type == 'W' ? STB_GLOBAL : STB_LOCAL;
   return 0;
 }
 
@@ -80,22 +85,8 @@ const char *prof_kernel_name(uint64_t pc)
 {
   if (!loaded)
     load();
-  size_t lo = 0, hi = nksyms;
-  /* the first symbol past PC; the one before it names PC */
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (ksyms[mid].addr <= pc)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo == 0)
-    return PROF_KERNEL_UNNAMED;
-  /* the first entry at that address: the global one */
-  size_t at = lo - 1;
-  while (at > 0 && ksyms[at - 1].addr == ksyms[lo - 1].addr)
-    at--;
-  return ksyms[at].name;
+  const struct gorc_sym *k = gorc_symtab_preceding(ksyms, nksyms, pc);
+  return k ? k->name : PROF_KERNEL_UNNAMED;
 }
 
 int prof_kernel_frame(const char *name, size_t len)
@@ -107,7 +98,7 @@ int prof_kernel_frame(const char *name, size_t len)
 void prof_kernel_end(void)
 {
   for (size_t i = 0; i < nksyms; i++)
-    free(ksyms[i].name);
+    free((char *)ksyms[i].name);
   free(ksyms);
   ksyms = NULL;
   nksyms = cap_ksyms = 0;
