@@ -15,8 +15,13 @@
 #                 when the aarch64 plugin is)
 #   make bench    size of the records vs .eh_frame(+hdr) and .sframe, compile
 #                 time (also for gcc-11 when installed), start-up, stack walks,
-#                 static calls; BENCH_ONLY=unwind: the stack walks alone
+#                 static calls; BENCH_ONLY=unwind: the stack walks alone;
+#                 last, records vs SFrame v3 with the newest GCC of the sid
+#                 root (bench/sframe-v3.sh; skipped without the root)
 #   make deps     install the Debian packages gorc needs (run automatically)
+#   make check-matrix   the testsuite for GCC 13 to 16 (and their aarch64
+#                 cross compilers) in a Debian sid root (scripts/sid-root.sh,
+#                 docs/GCC_VERSIONS.md); MATRIX_GCC="15 16": some of them
 
 # GCC the plugin is for, and the C++ compiler of the same GCC to build it.
 CC := $(if $(filter default,$(origin CC)),gcc,$(CC))
@@ -29,7 +34,7 @@ CXX := $(if $(filter default,$(origin CXX)),g++,$(CXX))
 #   make install PLUGIN_CC=gcc-11      installs it into gcc-11's plugin dir
 #   make check GORC_CC=gcc-11          the testsuite against gcc-11
 # The C++ compiler of that GCC builds it (PLUGIN_CXX: gcc -> g++ in the name).
-SUPPORTED_GCC = 11 12
+SUPPORTED_GCC = 11 12 13 14 15 16
 gcc_major = $(shell $(1) -dumpversion 2>/dev/null | cut -d. -f1)
 gcc_arch = $(shell $(1) -dumpmachine 2>/dev/null | cut -d- -f1)
 CC_MAJOR := $(call gcc_major,$(CC))
@@ -93,7 +98,7 @@ PLUGINS = $(sort $(call plugin_for,$(CC_KEY)) $(call plugin_for,$(PLUGIN_KEY)) \
 	$(if $(AARCH64_KEY),$(call plugin_for,$(AARCH64_KEY))))
 TOOLS = tools/gorc-dump tools/gorc-check
 
-.PHONY: all deps deps-if-missing demo check bench clean
+.PHONY: all deps deps-if-missing demo check check-matrix bench clean
 
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
@@ -129,7 +134,7 @@ plugin/gcc-$(4)/%.o: plugin/%.cc | deps-if-missing
 	@test -n "$(3)" || { echo "gorc: cannot run '$(1)' (set CC or PLUGIN_CC to an installed GCC)" >&2; exit 1; }
 	@case " $$(SUPPORTED_GCC) " in *" $(3) "*) ;; *) \
 	  echo "gorc: $(1) is GCC $(3); the plugin supports these GCC versions only: $$(SUPPORTED_GCC)" \
-	       "(README.md, 'Porting to another GCC'); build with one of those: make PLUGIN_CC=gcc-N" >&2; \
+	       "(docs/GCC_VERSIONS.md, 'Porting to another GCC'); build with one of those: make PLUGIN_CC=gcc-N" >&2; \
 	  exit 1;; esac
 	@test -f "$$(call gcc_plugin_dir,$(1))/include/plugin-version.h" || { \
 	  echo "gorc: GCC plugin headers not found in $$(call gcc_plugin_dir,$(1))/include;" \
@@ -169,6 +174,12 @@ check: all deps-if-missing
 	  tail -n 20 out/runtest.log
 	testsuite/summary.sh testsuite/out
 
+# The newer GCCs, each in the sid root in a copy of this tree (the host's
+# build and testsuite/out stay as they are); results in testsuite/out-matrix.
+MATRIX_GCC ?= 13 14 15 16
+check-matrix:
+	scripts/check-matrix.sh $(MATRIX_GCC)
+
 # The other supported GCCs installed here (gcc-N on the PATH) get the size
 # and compile-time part of the bench; the walk, profiler and static-call
 # timings measure libgorc and are run for $(CC) only.
@@ -201,10 +212,11 @@ bench: all
 	  $(BENCH_PLUGIN_MAKE) PLUGIN_CC=$$cc all && \
 	  GORC_ROOT=$(CURDIR) CC=$$cc BENCH_SKIP_UNWIND=1 BENCH_SKIP_PROF=1 \
 	    BENCH_SKIP_STATIC_CALL=1 bench/run.sh || exit 1; done
+	test "$$BENCH_ONLY" = unwind || bench/sframe-v3.sh
 
 clean: runtime-clean
 	rm -f $(PLUGIN) $(TOOLS) $(DROPIN_TOOLS) tools/prof/profile.pb-c.c tools/prof/profile.pb-c.h
 	rm -f tools/*.[od] tools/*/*.[od]
 	rm -rf $(wildcard plugin/gcc-[0-9]*)
-	rm -rf testsuite/out
+	rm -rf testsuite/out testsuite/out-matrix testsuite/out-ci
 	-$(MAKE) -C examples clean

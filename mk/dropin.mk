@@ -48,8 +48,10 @@ tools/prof/%.o: TOOL_CFLAGS += -Itools/prof
 # several of them include.
 $(PROF_OBJS): | tools/prof/profile.pb-c.h
 -include $(PROF_SRCS:.c=.d)
+# libelf.a's own libraries from its pkg-config file (elfutils 0.196's needs zstd).
 tools/gorc-prof: $(PROF_OBJS) $(TOOL_LIB_OBJS) | deps-if-missing
-	$(CC) -o $@ $^ -static-pie $(PROF_BPF_LIBS) -lelf -lprotobuf-c -lz "$$($(CC) -print-file-name=libsupc++.a)"
+	$(CC) -o $@ $^ -static-pie $(PROF_BPF_LIBS) $$(pkg-config --static --libs libelf) -lprotobuf-c -lz \
+	  "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
 PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto

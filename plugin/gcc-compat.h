@@ -3,8 +3,8 @@
    One plugin source builds against the plugin headers of each supported
    GCC (gcc-N-plugin-dev); the binary runs only in the GCC it was built
    for (plugin_default_version_check in gorc-plugin.cc).  Supported: GCC 11
-   and 12.  Porting to another version means adding its differences here
-   (README.md, "Porting to another GCC").  What this file pins:
+   to 16.  Porting to another version means adding its differences here
+   and in plugin/compat/ (docs/GCC_VERSIONS.md).  What this file pins:
      - the header set and its include order;
      - the names of GCC's internal label at a function's first byte when
        GCC emits unwind information itself (dwarf2out.cc FUNC_BEGIN_LABEL
@@ -22,12 +22,12 @@
 
 #define GORC_GCC_MAJOR BUILDING_GCC_MAJOR
 #define GORC_GCC_MIN_MAJOR 11
-#define GORC_GCC_MAX_MAJOR 12
+#define GORC_GCC_MAX_MAJOR 16
 
 /* The Makefile says this first, in a friendlier way; this catches a
    build outside it.  */
 #if GORC_GCC_MAJOR < GORC_GCC_MIN_MAJOR || GORC_GCC_MAJOR > GORC_GCC_MAX_MAJOR
-#error "gorc supports GCC 11 and 12; see README.md, 'Porting to another GCC'"
+#error "gorc supports GCC 11 to 16; see docs/GCC_VERSIONS.md, 'Porting to another GCC'"
 #endif
 
 #include "config.h"

@@ -206,8 +206,9 @@ static inline int gorc_eh_rd_encoded(const uint8_t **pp, const uint8_t *end, uin
                       uint64_t datarel, uint64_t *out)
 {
   const uint8_t *field = *pp;
-  uint64_t v;
-  int64_t sv;
+  /* Zero: the sign extensions below read them before err is checked.  */
+  uint64_t v = 0;
+  int64_t sv = 0;
   int err;
 
   switch (enc & 0x0f) {
@@ -742,7 +743,7 @@ static inline void gorc_eh_set_offset(struct gorc_eh_interp *it, uint64_t reg, i
   if (!rr)
     return;
   rr->how = ok ? GORC_EH_REG_OFFSET : GORC_EH_REG_OTHER;
-  rr->off = off;
+  rr->off = ok ? off : 0;
 }
 
 static inline void gorc_eh_set_how(struct gorc_eh_interp *it, uint64_t reg, uint8_t how)
@@ -895,6 +896,9 @@ static inline int gorc_eh_run_primary(struct gorc_eh_interp *it, uint8_t op, con
   case GORC_EH_CFA_OFFSET: {
     if (gorc_eh_rd_uleb(pp, end, &u) != GORC_EH_OK)
       return GORC_EH_BAD;
+    /* A factor above INT64_MAX is no offset: sv is then never written
+       (the rule becomes "other", its offset 0).  */
+    sv = 0;
     int ok = u <= INT64_MAX && gorc_eh_mul_daf(it, (int64_t)u, &sv);
     gorc_eh_set_offset(it, low, ok, sv);
     return GORC_EH_OK;

@@ -14,7 +14,18 @@
 #ifndef GORC_COMPAT_DWARF2_H
 #define GORC_COMPAT_DWARF2_H
 
-enum dwarf_call_frame_info {
+/* GCC 15's coretypes.h forward-declares enum dwarf_call_frame_info with
+   int as its underlying type; the definition must say the same.  Before
+   15 it has none (and GCC's own dwarf2.h none), so none here either: the
+   type, and the signedness of dw_cfi_node's bit-field, stay GCC's.
+   (bversion.h is included before this, by gcc-compat.h.)  */
+#if BUILDING_GCC_MAJOR >= 15
+#define GORC_DW_CFA_BASE : int
+#else
+#define GORC_DW_CFA_BASE
+#endif
+
+enum dwarf_call_frame_info GORC_DW_CFA_BASE {
   DW_CFA_advance_loc = 0x40,
   DW_CFA_offset = 0x80,
   DW_CFA_restore = 0xc0,

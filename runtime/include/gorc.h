@@ -48,8 +48,15 @@ int gorc_backtrace_ucontext(const void *ucontext, void **ips, int max);
    (also when it returned an error).  Per thread, like errno: a signal
    handler that walks between a walk and this call changes it, so such a
    handler should save and restore it (a walk that succeeded returns the
-   count itself).  */
+   count itself).  gorc_backtrace2 below has no such state.  */
 int gorc_backtrace_count(void);
+
+/* gorc_backtrace and gorc_backtrace_ucontext that also store the number
+   of addresses stored in *COUNT (when COUNT is not null), whether they
+   succeed or not.  The count comes from the call itself, so no signal
+   handler's walk can change it: for code whose signal handlers walk.  */
+int gorc_backtrace2(void **ips, int max, int *count);
+int gorc_backtrace_ucontext2(const void *ucontext, void **ips, int max, int *count);
 
 /* A cursor for tools: one frame at a time.  */
 struct gorc_cursor {
@@ -72,8 +79,11 @@ const char *gorc_strerror(int err);
    faulting thread's symbolized stack on stderr (only async-signal-safe
    calls in the handler), then let the signal kill the process as before.
    Call it once, in normal context (it maps an alternate signal stack for
-   the calling thread and sets the handlers; symbols are read from the
-   modules' files when a crash is printed).
+   the calling thread, sets the handlers, and asks every other running
+   thread, by a signal to it, to map one of its own; threads started
+   later by pthread_create, with libgorc.so or the preload, map theirs as
+   they start: a stack overflow in any of them is traced; symbols are
+   read from the modules' files when a crash is printed).
    Returns 0 or -errno.  LD_PRELOAD=libgorc-preload.so with
    GORC_CRASH_TRACE=1 installs it in an unmodified program.  */
 int gorc_install_crash_handler(void);

@@ -19,39 +19,51 @@ static __thread int last_count __attribute__((tls_model("initial-exec")));
    after the API's arguments.  */
 GORC_HIDDEN int gorc_rt_backtrace_impl(void **ips, int max, uint64_t ip, uint64_t sp,
                                        uint64_t bp);
+GORC_HIDDEN int gorc_rt_backtrace2_impl(void **ips, int max, int *count, uint64_t ip,
+                                        uint64_t sp, uint64_t bp);
 GORC_HIDDEN int gorc_rt_cursor_init_impl(struct gorc_cursor *c, uint64_t ip, uint64_t sp,
                                          uint64_t bp);
 
-static int walk(struct gorc_cursor *c, void **ips, int max)
+/* Every backtrace function ends here: *COUNT (when given) and the
+   thread's last_count get the number of addresses stored.  */
+static int finish(int rc, int n, int *count)
+{
+  last_count = n;
+  if (count)
+    *count = n;
+  return rc < 0 ? rc : n;
+}
+
+int gorc_rt_backtrace2_impl(void **ips, int max, int *count, uint64_t ip, uint64_t sp,
+                            uint64_t bp)
 {
   int n;
-  int rc = gorc_rt_walk(c, ips, max, &n);
-  last_count = n;
-  return rc < 0 ? rc : n;
+  if ((!ips && max > 0) || max < 0)
+    return finish(-GORC_EINVAL, 0, count);
+  int rc = gorc_rt_backtrace_walk(ip, sp, bp, ips, max, &n);
+  return finish(rc, n, count);
 }
 
 int gorc_rt_backtrace_impl(void **ips, int max, uint64_t ip, uint64_t sp, uint64_t bp)
 {
-  int n;
-  if ((!ips && max > 0) || max < 0) {
-    last_count = 0;
-    return -GORC_EINVAL;
-  }
-  int rc = gorc_rt_backtrace_walk(ip, sp, bp, ips, max, &n);
-  last_count = n;
-  return rc < 0 ? rc : n;
+  return gorc_rt_backtrace2_impl(ips, max, NULL, ip, sp, bp);
+}
+
+int gorc_backtrace_ucontext2(const void *ucontext, void **ips, int max, int *count)
+{
+  struct gorc_cursor c;
+  int n, rc;
+  if ((!ips && max > 0) || max < 0)
+    return finish(-GORC_EINVAL, 0, count);
+  if ((rc = gorc_cursor_init_ucontext(&c, ucontext)) < 0)
+    return finish(rc, 0, count);
+  rc = gorc_rt_walk(&c, ips, max, &n);
+  return finish(rc, n, count);
 }
 
 int gorc_backtrace_ucontext(const void *ucontext, void **ips, int max)
 {
-  struct gorc_cursor c;
-  int rc;
-  last_count = 0;
-  if ((!ips && max > 0) || max < 0)
-    return -GORC_EINVAL;
-  if ((rc = gorc_cursor_init_ucontext(&c, ucontext)) < 0)
-    return rc;
-  return walk(&c, ips, max);
+  return gorc_backtrace_ucontext2(ucontext, ips, max, NULL);
 }
 
 int gorc_backtrace_count(void)

@@ -243,6 +243,19 @@ int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp, uint64
   return 0;
 }
 
+/* Bound C's walk, started at an interrupted context, by the mapped
+   stack [LO, HI) that its sp lies in or just below (the crash handler's
+   view of the thread's stack, stack.h): after an overflow, sp lies in
+   the guard area, where probing finds nothing, and frame #0's CFA above
+   it in the stack.  No probing: every read is inside [LO, HI) or the
+   altstack.  */
+void gorc_rt_cursor_bound(struct gorc_cursor *c, uint64_t lo, uint64_t hi)
+{
+  cstate(c)->lo = lo;
+  cstate(c)->hi = hi;
+  cstate(c)->flags &= ~(uint64_t)(F_PROBE | F_LO_SOFT | F_THREAD);
+}
+
 int gorc_rt_stack_probe(uint64_t a)
 {
   return probe(a);

@@ -20,6 +20,11 @@ struct gorc_cursor;
 GORC_HIDDEN int gorc_rt_cursor_start(struct gorc_cursor *c, uint64_t ip, uint64_t sp,
                                      uint64_t bp, const void *uc);
 GORC_HIDDEN int gorc_rt_cursor_step(struct gorc_cursor *c);
+/* Bounds for a walk from an interrupted context whose sp is in or just
+   below the mapped stack [LO, HI) (the crash handler's), and the next
+   part of a walk longer than one gorc_rt_walk may go (bounds.c, walk.c).  */
+GORC_HIDDEN void gorc_rt_cursor_bound(struct gorc_cursor *c, uint64_t lo, uint64_t hi);
+GORC_HIDDEN void gorc_rt_cursor_next_part(struct gorc_cursor *c);
 /* Store up to MAX addresses, c->ip first; *COUNT gets how many.  Returns
    the last step's result: 1 (stopped at MAX), 0 (outermost frame) or
    -enum gorc_error.  */
@@ -28,5 +33,12 @@ GORC_HIDDEN int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *co
    address, SP its CFA, BP the caller's frame pointer.  */
 GORC_HIDDEN int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips,
                                        int max, int *count);
+
+/* The crash handler's part in a thread's start and end (crash.c),
+   called by libgorc's pthread_create (thread.c): whether the handler is
+   installed, and the thread's alternate signal stack.  */
+GORC_HIDDEN int gorc_rt_crash_installed(void);
+GORC_HIDDEN void *gorc_rt_crash_thread_begin(void);
+GORC_HIDDEN void gorc_rt_crash_thread_end(void *altstack);
 
 #endif

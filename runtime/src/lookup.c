@@ -153,10 +153,3 @@ void gorc_rt_cache_forget_slot(unsigned slot)
                                               memory_order_relaxed);
   }
 }
-
-int gorc_rt_ra_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t ra)
-{
-  struct gorc_rt_module m;
-  return gorc_rt_cache_word_of(slot, ra) != 0 || gorc_rt_word(wm, ra, &slot) != 0
-         || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
-}

@@ -200,13 +200,6 @@ GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra,
 GORC_HIDDEN uint32_t gorc_rt_word_cached(struct gorc_rt_walk_modules *wm, uint64_t ra,
                                          unsigned *slot);
 
-/* Is return address RA (its module's slot SLOT, if the walk knows it)
-   code?  Asked as a step from it would: its state (into the PC cache,
-   so that the next walk from there finds it), else the module's
-   executable segments.  For a walk that stopped at its buffer's end
-   after storing RA without looking it up.  */
-GORC_HIDDEN int gorc_rt_ra_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t ra);
-
 /* Keep state S of PC, found the long way in module M, in the cache (the
    entry of PC + 1) if it is a fast word; returns the word, or 0.  The
    entry of PC + 1 is the state of PC whether PC + 1 is a return address
@@ -230,5 +223,17 @@ GORC_HIDDEN void gorc_rt_cache_forget_slot(unsigned slot);
 
 /* S as a fast word, or 0 when the inner loop cannot follow it.  */
 GORC_HIDDEN uint32_t gorc_rt_fast_word(const struct gorc_state *s);
+
+/* Is return address RA (its module's slot SLOT, if the walk knows it)
+   code?  Asked as a step from it would: its state (into the PC cache,
+   so that the next walk from there finds it), else the module's
+   executable segments.  For a walk that stopped at its buffer's end
+   after storing RA without looking it up.  */
+static inline int gorc_rt_ra_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t ra)
+{
+  struct gorc_rt_module m;
+  return gorc_rt_cache_word_of(slot, ra) != 0 || gorc_rt_word(wm, ra, &slot) != 0
+         || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
+}
 
 #endif

@@ -10,7 +10,7 @@
    Also, from the environment:
      GORC_CRASH_TRACE=1   install gorc_install_crash_handler() (crash.c)
      GORC_PROF_OUT=PATH   sample every thread for tools/gorc-prof (prof.c);
-                          pthread_create is hooked here to arm new threads  */
+                          libgorc's pthread_create (thread.c) arms new threads  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -29,12 +29,11 @@ static create_fn real_create;
 GORC_HIDDEN void gorc_prof_start(create_fn real);
 GORC_HIDDEN void gorc_prof_stop(void);
 GORC_HIDDEN int gorc_prof_active(void);
-GORC_HIDDEN void gorc_prof_thread_begin(void);
-GORC_HIDDEN void gorc_prof_thread_end(void);
 
 __attribute__((constructor)) static void preload_init(void)
 {
   glibc_backtrace = (backtrace_fn)dlsym(RTLD_NEXT, "backtrace");
+  /* glibc's, for the profiler's own thread.  */
   real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
   const char *crash = getenv("GORC_CRASH_TRACE");
   if (crash && strcmp(crash, "1") == 0)
@@ -61,50 +60,4 @@ __attribute__((visibility("default"), noinline)) int backtrace(void **buffer, in
   if (n == 0 && glibc_backtrace)
     return glibc_backtrace(buffer, size);
   return n;
-}
-
-/* Threads of a profiled program: each arms its own CPU-time timer.  */
-struct prof_start {
-  void *(*fn)(void *);
-  void *arg;
-};
-
-static void prof_thread_cleanup(void *unused)
-{
-  (void)unused;
-  gorc_prof_thread_end();
-}
-
-static void *prof_thread(void *p)
-{
-  struct prof_start s = *(struct prof_start *)p;
-  void *ret;
-  free(p);
-  gorc_prof_thread_begin();
-  pthread_cleanup_push(prof_thread_cleanup, NULL);
-  ret = s.fn(s.arg);
-  pthread_cleanup_pop(1);
-  return ret;
-}
-
-__attribute__((visibility("default"))) int pthread_create(pthread_t *thread,
-                                                          const pthread_attr_t *attr,
-                                                          void *(*fn)(void *), void *arg)
-{
-  if (!real_create)
-    real_create = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
-  if (!real_create)
-    return 11; /* EAGAIN */
-  if (gorc_prof_active()) {
-    struct prof_start *s = malloc(sizeof *s);
-    if (s) {
-      s->fn = fn;
-      s->arg = arg;
-      int rc = real_create(thread, attr, prof_thread, s);
-      if (rc != 0)
-        free(s);
-      return rc;
-    }
-  }
-  return real_create(thread, attr, fn, arg);
 }

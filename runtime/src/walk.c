@@ -55,7 +55,8 @@ struct walk_regs {
 enum fast_stop {
   FAST_MAX,        /* the output is full */
   FAST_END,        /* the outermost frame was reached: the walk is complete */
-  FAST_SLOW        /* a frame the general step must take */
+  FAST_SLOW,       /* a frame the general step must take */
+  FAST_ON          /* (within the loop) it goes on */
 };
 
 /* fp, read when needed: the loop notes where the last frame that saved
@@ -147,6 +148,77 @@ static __attribute__((noinline)) uint32_t word_of_other(struct gorc_rt_walk_modu
   return ra ? gorc_rt_word(wm, ra, slot) : 0;
 }
 
+/* Words the inner loop leaves to its careful branch: fp-based CFA, the
+   outermost frame, and fp or return address slots 128 bytes or more
+   below the CFA.  For the others a CFA at most hi needs no other check:
+   the return address is below hi, and since sp >= lo + BELOW_SP (the
+   caller's promise, kept as sp only grows) and the CFA > sp, a slot less
+   than 128 bytes below the CFA is at or above lo.  */
+#define CAREFUL_BITS (GORC_RT_W_CFA_BP | GORC_RT_W_END | GORC_RT_W_BP_FAR | GORC_RT_W_J_FAR)
+
+/* The fast word of return address IP, whose cache entry E is not of the
+   module of the frame before: of another module this walk checked, or
+   the long way (*MODULE_SLOT and *SLOT_KEY then name its module).  0:
+   the general step must take the frame.  */
+static inline __attribute__((always_inline)) uint32_t
+other_module_word(struct gorc_rt_walk_modules *wm, uint64_t e, uint64_t ip,
+                  unsigned *module_slot, uint64_t *slot_key)
+{
+  unsigned other = gorc_rt_cache_slot(e, ip);
+  uint32_t w;
+  if (gorc_rt_cache_tag_matches(e, ip) && gorc_rt_walk_checked(wm, other))
+    w = (uint32_t)e;
+  else if (!(w = word_of_other(wm, ip, &other)))
+    return 0;
+  *module_slot = other;
+  *slot_key = gorc_rt_cache_slot_key(other);
+  return w;
+}
+
+/* The CFA of a frame with fast word W and sp SP (fp in FP) on the stack
+   [LO, HI), into *CFA: FAST_ON, FAST_END at the outermost frame, or
+   FAST_SLOW when the loop may not step it.  */
+static inline __attribute__((always_inline)) enum fast_stop
+word_cfa(uint32_t w, uint64_t sp, struct lazy_fp *fp, uint64_t lo, uint64_t hi, uint64_t *cfa)
+{
+  if (__builtin_expect(!(w & CAREFUL_BITS), 1)) {
+    /* > sp and aligned: the offset is 8..16376, a multiple of 8 */
+    *cfa = sp + gorc_rt_w_off(w);
+    return __builtin_expect(*cfa > hi, 0) ? FAST_SLOW : FAST_ON;
+  }
+  if (w & GORC_RT_W_END)
+    return FAST_END;
+  *cfa = (w & GORC_RT_W_CFA_BP ? fp_value(fp) : sp) + gorc_rt_w_off(w);
+  return gorc_rt_w_frame_ok(w, *cfa, sp, lo, hi) ? FAST_ON : FAST_SLOW;
+}
+
+/* The inner loop ended with STOP at (IP, SP, FP), having stored up to
+   OUT: the outermost frame's 0 taken back, the run written as the memo
+   unless the memo took it to its end (TOOK_ALL), the registers left in
+   R.  */
+static inline __attribute__((always_inline)) enum fast_stop
+loop_end(struct walk_regs *r, uint64_t ip, uint64_t sp, struct lazy_fp *fp, void **out,
+         enum fast_stop stop, int took_all, struct gorc_rt_walk_modules *wm,
+         struct gorc_rt_memo_use *mu, unsigned *slot, unsigned module_slot)
+{
+  if (ip == 0) {
+    /* The outermost frame's 0, stored: not an address.  */
+    out--;
+    stop = FAST_END;
+  }
+  if (mu->memo && stop != FAST_SLOW && !took_all) {
+    struct gorc_rt_memo_run run = { r->ip, r->sp, r->bp, r->out, (unsigned)(out - r->out),
+                                    stop == FAST_END, r->lo, r->hi, wm };
+    gorc_rt_memo_record(mu, &run);
+  }
+  r->ip = ip;
+  r->sp = sp;
+  r->bp = fp_value(fp);
+  r->out = out;
+  *slot = module_slot;
+  return stop;
+}
+
 /* The inner loop (see above).  The common frame (CFA = sp + off) costs
    a load of its cache entry, one compare of the entry's key, one test of
    its word, the CFA's bound, the load of the return address and, when
@@ -159,14 +231,6 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
   struct lazy_fp fp = { r->bp, 0, 0 };
   void **out = r->out, **const end = r->end;
   const uint64_t hi = r->hi, lo = r->lo;
-  /* Words the loop leaves to the careful branch: fp-based CFA, the
-     outermost frame, and fp or return address slots 128 bytes or more
-     below the CFA.  For the others a CFA at most hi needs no other
-     check: the return address is below hi, and since sp >= lo +
-     BELOW_SP (the caller's promise, kept as sp only grows) and the CFA >
-     sp, a slot less than 128 bytes below the CFA is at or above lo.  */
-  const uint32_t careful_bits = GORC_RT_W_CFA_BP | GORC_RT_W_END | GORC_RT_W_BP_FAR
-                                | GORC_RT_W_J_FAR;
   unsigned module_slot = *slot;
   uint64_t slot_key = gorc_rt_cache_slot_key(module_slot);
   enum fast_stop stop = FAST_MAX;
@@ -198,39 +262,20 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
     uint32_t w = (uint32_t)e;   /* the word's fields ignore the key's bits above it */
     if (__builtin_expect((e >> GORC_RT_CACHE_KEY_SHIFT) != gorc_rt_cache_key_of(slot_key, ip),
                          0)) {
-      /* Another module: one this walk checked, or the long way.  */
-      unsigned other = gorc_rt_cache_slot(e, ip);
-      if (gorc_rt_cache_tag_matches(e, ip) && gorc_rt_walk_checked(wm, other))
-        w = (uint32_t)e;
-      else if (!(w = word_of_other(wm, ip, &other))) {
+      if (!(w = other_module_word(wm, e, ip, &module_slot, &slot_key))) {
         stop = FAST_SLOW;
         break;
       }
-      module_slot = other;
-      slot_key = gorc_rt_cache_slot_key(module_slot);
     } else if (GORC_RT_CACHE_EMPTY_MAY_MATCH && __builtin_expect(e == 0, 0)) {
       /* An empty entry's key matched: PC lies just below 2^VA_BITS
          (lookup.h), where this machine may have code.  */
       stop = FAST_SLOW;
       break;
     }
-    if (__builtin_expect(!(w & careful_bits), 1)) {
-      /* > sp and aligned: the offset is 8..16376, a multiple of 8 */
-      cfa = sp + gorc_rt_w_off(w);
-      if (__builtin_expect(cfa > hi, 0)) {
-        stop = FAST_SLOW;
-        break;
-      }
-    } else {
-      if (w & GORC_RT_W_END) {
-        stop = FAST_END;
-        break;
-      }
-      cfa = (w & GORC_RT_W_CFA_BP ? fp_value(&fp) : sp) + gorc_rt_w_off(w);
-      if (!gorc_rt_w_frame_ok(w, cfa, sp, lo, hi)) {
-        stop = FAST_SLOW;
-        break;
-      }
+    enum fast_stop how = word_cfa(w, sp, &fp, lo, hi, &cfa);
+    if (how != FAST_ON) {
+      stop = how;
+      break;
     }
     /* A return address of 0 (the outermost frame) is stored and found
        at the next lookup, in word_of_other: one test less per frame.  */
@@ -250,22 +295,16 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
         break;
     }
   }
-  if (ip == 0) {
-    /* The outermost frame's 0, stored: not an address.  */
-    out--;
-    stop = FAST_END;
-  }
-  if (mu->memo && stop != FAST_SLOW && !took_all) {
-    struct gorc_rt_memo_run run = { r->ip, r->sp, r->bp, r->out, (unsigned)(out - r->out),
-                                    stop == FAST_END, lo, hi, wm };
-    gorc_rt_memo_record(mu, &run);
-  }
-  r->ip = ip;
-  r->sp = sp;
-  r->bp = fp_value(&fp);
-  r->out = out;
-  *slot = module_slot;
-  return stop;
+  return loop_end(r, ip, sp, &fp, out, stop, took_all, wm, mu, slot, module_slot);
+}
+
+/* A walk that stopped at MAX stored its last return address RA without
+   looking it up: is it code (lookup.h)?  A function of this file's, out
+   of line: the walk's calls know which registers it uses.  */
+static __attribute__((noinline)) int last_is_code(struct gorc_rt_walk_modules *wm, unsigned slot,
+                                                  uint64_t ra)
+{
+  return gorc_rt_ra_is_code(wm, slot, ra);
 }
 
 /* The flags of a cursor after the inner loop stepped frames: aux is not
@@ -371,7 +410,7 @@ static int walk_on(struct gorc_cursor *c, void **ips, int n, int max, struct wal
     ips[n++] = (void *)(uintptr_t)c->ip;
   }
   if (rc == 1 && n > 1 && !(cstate(c)->flags & F_NOADJ)
-      && !gorc_rt_ra_is_code(wm, *slot, (uint64_t)(uintptr_t)ips[n - 1])) {
+      && !last_is_code(wm, *slot, (uint64_t)(uintptr_t)ips[n - 1])) {
     n--;
     rc = -GORC_EBADFRAME;
   }
@@ -396,6 +435,18 @@ static int walk_again(struct gorc_cursor *c, const struct gorc_cursor *start, vo
     rc = walk_on(c, ips, 1, max, mode, wm, slot, mu, count);
   }
   return rc;
+}
+
+/* Ready C, where gorc_rt_walk stopped at MAX, for the next part of a
+   walk deeper than the general step's limit (GORC_MAX_FRAMES; the crash
+   handler walks a deep recursion a part at a time): the frame count
+   restarts.  Every step still moves sp up, so the walk ends.  aux that
+   the inner loop skipped stays unknown: a rule that needs it ends the
+   walk (walking this part again would not find it either).  */
+void gorc_rt_cursor_next_part(struct gorc_cursor *c)
+{
+  cstate(c)->frames = 0;
+  cstate(c)->flags &= ~(uint64_t)F_AUX_SKIPPED;
 }
 
 int gorc_rt_walk(struct gorc_cursor *c, void **ips, int max, int *count)
@@ -443,7 +494,7 @@ int gorc_rt_backtrace_walk(uint64_t ip, uint64_t sp, uint64_t bp, void **ips, in
     return 0;
   }
   if (stop == FAST_MAX) {
-    if (!gorc_rt_ra_is_code(&wm, slot, (uint64_t)(uintptr_t)ips[n - 1])) {
+    if (!last_is_code(&wm, slot, (uint64_t)(uintptr_t)ips[n - 1])) {
       *count = n - 1;
       return -GORC_EBADFRAME;
     }

@@ -20,6 +20,9 @@ catcher (int n)
 {
   char *p = static_cast<char *> (__builtin_alloca (n));
   p[0] = 1;
+  // The buffer escapes: without it GCC 15 forwards the store to the
+  // catch's read and removes the alloca, and with it the bp frame.
+  __asm__ volatile ("" : : "r" (p) : "memory");
   try
     {
       thrower (n);

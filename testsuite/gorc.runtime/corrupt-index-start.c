@@ -10,10 +10,8 @@
 /* { dg-gorc-runtime internal } */
 
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include "support/gorc-index.h"
 
 #define MAX 64
@@ -104,21 +102,17 @@ static void
 write_corrupt_copy (const char *path)
 {
   struct rt_module_records r;
-  static char buf[8 << 20];
   rt_module_records ((void *) victim, &r);
   long i = rt_index_of (&r, (void *) victim);
   CHECK (i >= 0, i);
   long at = rt_file_offset (&r, rt_index_entry (&r, (size_t) i));
-  int fd = open ("/proc/self/exe", O_RDONLY);
-  ssize_t len = read (fd, buf, sizeof buf);
-  close (fd);
-  CHECK (at > 0 && len > at + 4 && len < (ssize_t) sizeof buf, len);
+  long len = rt_read_self ();
+  CHECK (at > 0 && len > at + 4, len);
   int32_t field;
-  memcpy (&field, buf + at, 4);
+  memcpy (&field, rt_self + at, 4);
   field += 0x7fff0000;
-  memcpy (buf + at, &field, 4);
-  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-  CHECK (fd >= 0 && write (fd, buf, len) == len && close (fd) == 0, 0);
+  memcpy (rt_self + at, &field, 4);
+  rt_write_self_copy (path, len);
 }
 
 /* Walks through intact_a, intact_b, victim, and main.  */
@@ -149,14 +143,7 @@ main (int argc, char **argv)
   snprintf (path, sizeof path, "%s/exe", dir);
   snprintf (hwm_s, sizeof hwm_s, "%ld", hwm);
   write_corrupt_copy (path);
-  pid_t pid = fork ();
-  CHECK (pid >= 0, pid);
-  if (pid == 0) {
-    execl (path, path, "corrupt", hwm_s, (char *) NULL);
-    FAIL ("execl", 0);
-  }
-  int status;
-  CHECK (waitpid (pid, &status, 0) == pid, 0);
+  int status = rt_run_copy (path, "corrupt", hwm_s);
   unlink (path);
   rmdir (dir);
   CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0, status);

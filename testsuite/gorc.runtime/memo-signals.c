@@ -25,12 +25,15 @@ static pthread_t main_thread;
 static void on_prof(int sig, siginfo_t *si, void *uc)
 {
   void *ips[MAX_IPS];
+  int n;
   (void)sig;
   (void)si;
-  int rc = gorc_backtrace_ucontext(uc, ips, MAX_IPS);
+  /* Its own count (not the thread's gorc_backtrace_count, which the
+     walks it interrupts read).  */
+  int rc = gorc_backtrace_ucontext2(uc, ips, MAX_IPS, &n);
   if (rc < 0) {
     rt_puts(gorc_strerror(rc));
-    FAIL(" in the handler's walk", gorc_backtrace_count());
+    FAIL(" in the handler's walk", n);
   }
   CHECK(rc >= OUTER, rc);
   for (int i = 0; i < OUTER; i++)

@@ -412,8 +412,8 @@ static void fold_sample(struct fold_table *t, struct name_cache *names, const st
     uint64_t pc = frame_pc(p, s, f);
     const char *name = f < s->nkernel ? prof_kernel_name(pc)
                                       : cached_name(names, p, pc, tmp, sizeof tmp);
-    /* the thread-start trampoline of libgorc-preload.so is not the program's */
-    if (strcmp(name, "prof_thread") == 0 && f > 0)
+    /* the thread-start trampoline of libgorc (runtime/src/thread.c) is not the program's */
+    if (strcmp(name, "gorc_rt_thread_start") == 0 && f > 0)
       continue;
     append_frame(buf, &len, cap, name);
   }

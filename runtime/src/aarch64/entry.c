@@ -1,5 +1,5 @@
 /* libgorc's aarch64 port: the entry points of the public API that walk
-   from their caller.  gorc_backtrace and gorc_cursor_init are assembly
+   from their caller.  gorc_backtrace, gorc_backtrace2 and gorc_cursor_init are assembly
    stubs that capture the caller's registers exactly, x30 (the return
    address into the caller: a bl leaves it unsigned; the caller signs
    its own copy in its prologue, if at all), sp (the stub's CFA: it has
@@ -28,4 +28,5 @@
           ".size " #name ", .-" #name "\n\t");
 
 ENTRY(gorc_backtrace, gorc_rt_backtrace_impl, x2, x3, x4)
+ENTRY(gorc_backtrace2, gorc_rt_backtrace2_impl, x3, x4, x5)
 ENTRY(gorc_cursor_init, gorc_rt_cursor_init_impl, x1, x2, x3)

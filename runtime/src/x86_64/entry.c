@@ -1,5 +1,5 @@
 /* libgorc's x86-64 port: the entry points of the public API that walk
-   from their caller.  gorc_backtrace and gorc_cursor_init are tiny
+   from their caller.  gorc_backtrace, gorc_backtrace2 and gorc_cursor_init are tiny
    assembly stubs that capture the caller's rip, rsp and rbp exactly (the
    return address, the CFA of the stub, rbp as the caller left it) and
    tail-jump into C (api.c), so no frame of libgorc is ever unwound.  */
@@ -24,4 +24,5 @@
           ".size " #name ", .-" #name "\n\t");
 
 ENTRY(gorc_backtrace, gorc_rt_backtrace_impl, rdx, rcx, r8)
+ENTRY(gorc_backtrace2, gorc_rt_backtrace2_impl, rcx, r8, r9)
 ENTRY(gorc_cursor_init, gorc_rt_cursor_init_impl, rsi, rdx, rcx)

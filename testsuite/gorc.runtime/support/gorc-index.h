@@ -5,8 +5,10 @@
    use dg-gorc-runtime internal (format.h is in include/).  */
 #ifndef GORC_INDEX_H
 #define GORC_INDEX_H
+#include <fcntl.h>
 #include <link.h>
 #include <string.h>
+#include <sys/wait.h>
 #include "gorc/format.h"
 #include "rt-test.h"
 
@@ -130,5 +132,60 @@ rt_file_offset (const struct rt_module_records *r, uintptr_t addr)
       return (long) (ph->p_offset + (addr - lo));
   }
   return -1;
+}
+
+/* This program's file, for a test to patch a copy of: its length.  */
+#define RT_SELF_MAX (8 << 20)
+static char rt_self[RT_SELF_MAX];
+static inline long
+rt_read_self (void)
+{
+  int fd = open ("/proc/self/exe", O_RDONLY);
+  ssize_t len = read (fd, rt_self, sizeof rt_self);
+  close (fd);
+  CHECK (len > 0 && len < (ssize_t) sizeof rt_self, len);
+  return (long) len;
+}
+
+/* rt_self's first LEN bytes, as the program PATH.  */
+static inline void
+rt_write_self_copy (const char *path, long len)
+{
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+  CHECK (fd >= 0 && write (fd, rt_self, (size_t) len) == len && close (fd) == 0, 0);
+}
+
+/* Run PATH with ARG1 and ARG2 (or fewer: NULL), wait: its wait status.  */
+static inline int
+rt_run_copy (const char *path, const char *arg1, const char *arg2)
+{
+  pid_t pid = fork ();
+  CHECK (pid >= 0, pid);
+  if (pid == 0) {
+    execl (path, path, arg1, arg2, (char *) NULL);
+    FAIL ("execl", 0);
+  }
+  int status;
+  CHECK (waitpid (pid, &status, 0) == pid, 0);
+  return status;
+}
+
+/* In rt_self (read by rt_read_self), the index of module R in reverse
+   order: entry I gets the range of entry N-1-I, its two fields
+   rewritten relative to its own place.  A sorted index of two or more
+   entries comes out unsorted, whatever the linker did.  */
+static inline void
+rt_reverse_index_in_self (const struct rt_module_records *r)
+{
+  size_t n = rt_index_count (r);
+  for (size_t i = 0; i < n; i++) {
+    uintptr_t e = rt_index_entry (r, i), from = rt_index_entry (r, n - 1 - i);
+    long at = rt_file_offset (r, e);
+    CHECK (at > 0 && at + 8 <= RT_SELF_MAX, at);
+    int32_t start = (int32_t) (gorc_index_start ((const uint8_t *) from, from) - e);
+    int32_t body = (int32_t) (gorc_index_body ((const uint8_t *) from, from) - (e + 4));
+    memcpy (rt_self + at, &start, 4);
+    memcpy (rt_self + at + 4, &body, 4);
+  }
 }
 #endif
