@@ -103,6 +103,7 @@ TOOLS = tools/gorc-dump tools/gorc-check
 
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
+include mk/bpf.mk
 include mk/dropin.mk
 include mk/fuzz.mk
 

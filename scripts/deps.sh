@@ -88,13 +88,27 @@ if [ -n "$cc_major" ]; then
 fi
 aarch64_known() { apt-cache show $aarch64_missing >/dev/null 2>&1; }
 
+# Optional: gorc-prof's in-kernel unwinder (--unwind=bpf): clang for the
+# BPF target, bpftool (its skeleton) and libbpf-dev.  Installed where the
+# distribution has them; without them gorc-prof is built without it and
+# its tests are UNSUPPORTED.
+bpf_missing=""
+want_bpf() { # want_bpf PACKAGE TEST...
+  pkg=$1; shift
+  if ! "$@" >/dev/null 2>&1; then bpf_missing="$bpf_missing $pkg"; fi
+}
+want_bpf clang command -v clang
+want_bpf bpftool sh -c 'command -v bpftool || test -x /usr/sbin/bpftool'
+want_bpf libbpf-dev test -f /usr/include/bpf/bpf_helpers.h
+bpf_known() { apt-cache show $bpf_missing >/dev/null 2>&1; }
+
 case "${1:-check}" in
 check)
   if [ -n "$missing" ]; then echo "gorc: missing packages:$missing"; exit 1; fi
   echo "gorc: all dependencies present";;
 install)
-  [ -z "$missing$aarch64_missing" ] && { echo "gorc: all dependencies present"; exit 0; }
-  echo "gorc: installing:$missing$aarch64_missing"
+  [ -z "$missing$aarch64_missing$bpf_missing" ] && { echo "gorc: all dependencies present"; exit 0; }
+  echo "gorc: installing:$missing$aarch64_missing$bpf_missing"
   if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
@@ -105,6 +119,9 @@ install)
   # The aarch64 tools where the distribution has them (optional).
   # shellcheck disable=SC2086
   if [ -n "$aarch64_missing" ] && aarch64_known; then missing="$missing $aarch64_missing"; fi
+  # The BPF tools where the distribution has them (optional).
+  # shellcheck disable=SC2086
+  if [ -n "$bpf_missing" ] && bpf_known; then missing="$missing $bpf_missing"; fi
   # shellcheck disable=SC2086
   [ -z "$missing" ] || $SUDO apt-get install -y -qq --no-install-recommends $missing;;
 *)

@@ -30,9 +30,20 @@
 #    another (prof-syscall copies named kshare-w): lost samples of each,
 #    and how many of the 20 each saw (aim: 0 lost, 20 of 20).
 #
-# PROF_PARTS picks parts (default "overhead perf-data kernel system": 1,
-# 2 with 3, 4, 5), e.g. PROF_PARTS=perf-data bench/prof/run.sh for the
-# perf.data figures alone.
+# 6. --unwind=bpf (the stack walked in the kernel), against anchors of
+#    the same run: --unwind=copy and `perf record -g` of a frame-pointer
+#    build of the same program: bytes per sample; overhead at 1 kHz
+#    (the program's CPU, everything's); the walker's BPF run time per
+#    sample and per frame (the kernel's BPF statistics, BPF_ENABLE_STATS,
+#    what kernel.bpf_stats_enabled turns on) against the copy mode's
+#    added program CPU per sample; what its tables cost against the
+#    records' and .eh_frame's bytes; a 500-frame recursion (100 KB of
+#    stack): stacks complete in each mode; and the distinct complete
+#    stacks both modes saw of the burn program.
+#
+# PROF_PARTS picks parts (default "overhead perf-data kernel system bpf":
+# 1, 2 with 3, 4, 5, 6), e.g. PROF_PARTS=perf-data bench/prof/run.sh for
+# the perf.data figures alone.
 set -u
 export LC_ALL=C
 GORC_ROOT=${GORC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -73,7 +84,7 @@ overhead() {
   : >"$WORK/rounds.txt"
   for i in $(seq "$ROUNDS"); do
     plain=$(run_program env -- "$@")
-    perf=$(run_program "$PROF" -q -F 1000 -o "$WORK/perf" -- "$@")
+    perf=$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/perf" -- "$@")
     pre=$(run_program "$PROF" --preload -q -F 1000 -o "$WORK/preload" -- "$@")
     echo "$plain $perf $pre" >>"$WORK/rounds.txt"
   done
@@ -139,7 +150,7 @@ perf_data() {
       (r >= 10 ? "met" : "missed"), cg, cp, (cg > 0 ? cp / cg : 0), agree,
       (both && agree >= 99.9 ? "met" : "missed"), (n ? 100 * gc / n : 0), (n ? 100 * pc / n : 0) }'
   # gorc-prof's summary: "N MB of perf records, B bytes per sample (S of them stack)"
-  "$PROF" -o "$WORK/rec" -- "$@" 2>"$WORK/rec.txt" >/dev/null
+  "$PROF" --unwind=copy -o "$WORK/rec" -- "$@" 2>"$WORK/rec.txt" >/dev/null
   local ours
   ours=$(sed -n 's/.* \([0-9]*\) bytes per sample (\([0-9]*\) of them stack).*/\1 \2/p' "$WORK/rec.txt")
   printf 'prof: bytes per sample: perf.data %.0f, gorc-prof %s (%s of them the stack copy)\n' \
@@ -148,6 +159,88 @@ perf_data() {
 
 "$CC" -O2 -pthread -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.dropin/prof-burn.c" \
   -o "$WORK/burn" || { echo "prof: building the burn workload failed"; exit 2; }
+# bytes_per_sample FILE: gorc-prof's summary line in FILE, "BYTES STACK"
+bytes_per_sample() {
+  sed -n 's/.* \([0-9]*\) bytes per sample (\([0-9]*\) of them stack).*/\1 \2/p' "$1"
+}
+
+# deep_complete MODE: "COMPLETE OF" stacks in leaf_work of prof-deep 500
+# (attached with -p, so that the walker's tables are there first)
+deep_complete() {
+  "$WORK/deep" 500 300 >"$WORK/ready.txt" &
+  local pid=$! n=0
+  until grep -q ready "$WORK/ready.txt"; do n=$((n+1)); [ $n -lt 600 ] || return; sleep 0.05; done
+  "$PROF" --unwind="$1" -o "$WORK/deep-$1" -p $pid 2>"$WORK/deep-$1.txt" &
+  local prof=$!
+  n=0
+  until grep -q 'attached to process' "$WORK/deep-$1.txt"; do n=$((n+1)); [ $n -lt 600 ] || return; sleep 0.05; done
+  kill -USR1 $pid
+  wait $pid
+  wait $prof
+  awk '/leaf_work [0-9]*$/ { n += $NF; if ($0 ~ /^_start;/) c += $NF } END { print c + 0, n + 0 }' \
+    "$WORK/deep-$1.folded"
+}
+
+bpf_part() {
+  if ! "$PROF" -q --unwind=bpf -o "$WORK/probe" -- true 2>"$WORK/probe.txt"; then
+    echo "prof: bpf: skipped ($(head -1 "$WORK/probe.txt"))"
+    return
+  fi
+  "$CC" -O2 -pthread -fno-omit-frame-pointer "$GORC_ROOT/testsuite/gorc.dropin/prof-burn.c" \
+    -o "$WORK/burn-fp" || { echo "prof: bpf: building the frame-pointer burn failed"; return; }
+  local i plain copy bpf plainfp fp
+  : >"$WORK/bpf-rounds.txt"
+  for i in $(seq "$ROUNDS"); do
+    plain=$(run_program env -- "$WORK/burn" 25000)
+    copy=$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/copy" -- "$WORK/burn" 25000)
+    bpf=$(run_program "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf" -- "$WORK/burn" 25000)
+    plainfp=$(run_program env -- "$WORK/burn-fp" 25000)
+    fp=$(run_program perf record -q -e cpu-clock -F 1000 -g -o "$WORK/fp.data" -- "$WORK/burn-fp" 25000)
+    echo "$plain $copy $bpf $plainfp $fp" >>"$WORK/bpf-rounds.txt"
+  done
+  printf 'prof: --unwind=bpf, overhead at 1 kHz (burn, median of %d rounds): the program / everything:
+' "$ROUNDS"
+  printf 'prof:   bpf %.3fx / %.3fx; copy %.3fx / %.3fx; perf record -g (FP build) %.3fx / %.3fx
+' \
+    "$(awk '{ print $5 / $1 }' "$WORK/bpf-rounds.txt" | median)" \
+    "$(awk '{ print $6 / $2 }' "$WORK/bpf-rounds.txt" | median)" \
+    "$(awk '{ print $3 / $1 }' "$WORK/bpf-rounds.txt" | median)" \
+    "$(awk '{ print $4 / $2 }' "$WORK/bpf-rounds.txt" | median)" \
+    "$(awk '{ print $9 / $7 }' "$WORK/bpf-rounds.txt" | median)" \
+    "$(awk '{ print $10 / $8 }' "$WORK/bpf-rounds.txt" | median)"
+  # one more run of each with its summary
+  "$PROF" --unwind=bpf -F 1000 -o "$WORK/bpf" --stacks="$WORK/bpf.stacks" -- "$WORK/burn" 25000 \
+    2>"$WORK/bpf.txt" >/dev/null
+  "$PROF" --unwind=copy -F 1000 -o "$WORK/copy" --stacks="$WORK/copy.stacks" -- "$WORK/burn" 25000 \
+    2>"$WORK/copy.txt" >/dev/null
+  "$PROF" -o "$WORK/fpimport" --perf-data "$WORK/fp.data" 2>"$WORK/fp.txt" >/dev/null
+  local b c f
+  b=$(bytes_per_sample "$WORK/bpf.txt"); c=$(bytes_per_sample "$WORK/copy.txt"); f=$(bytes_per_sample "$WORK/fp.txt")
+  printf 'prof:   bytes per sample: bpf %s (%s of them stack copies: a table not loaded yet), copy %s, perf record -g (FP build) %s\n' \
+    "${b% *}" "${b#* }" "${c% *}" "${f% *}"
+  local samples added
+  samples=$(sed -n 's/^gorc-prof: \([0-9]*\) samples,.*/\1/p' "$WORK/copy.txt")
+  added=$(awk -v s="$samples" '{ d += $3 - $1 } END { printf "%.0f", s ? d / NR / s * 1e9 : 0 }' "$WORK/bpf-rounds.txt")
+  printf 'prof:   %s; copy mode: %s ns of added program CPU per sample\n' \
+    "$(sed -n 's/^gorc-prof: BPF run time: //p' "$WORK/bpf.txt")" "$added"
+  sed -n 's/^gorc-prof: BPF tables: /prof:   tables: /p' "$WORK/bpf.txt"
+  awk '$3 == 0 { sub(/^[0-9]* [0-9]* 0 /, ""); print }' "$WORK/bpf.stacks" | sort -u >"$WORK/bpf.set"
+  awk '$3 == 0 { sub(/^[0-9]* [0-9]* 0 /, ""); print }' "$WORK/copy.stacks" | sort -u >"$WORK/copy.set"
+  # stacks from the same leaf address (the rest: what one run's samples met, the other's not)
+  local same
+  same=$(awk -F';' 'NR == FNR { leaf[$1] = leaf[$1] "|" $0 "|"; next }
+    ($1 in leaf) { n++; if (index(leaf[$1], "|" $0 "|")) e++ } END { printf "%d of %d", e, n }' \
+    "$WORK/copy.set" "$WORK/bpf.set")
+  printf 'prof:   agreement: distinct complete stacks: bpf %d, copy %d; of those bpf has at a leaf copy has too, equal to one of copy'"'"'s: %s\n' \
+    "$(wc -l <"$WORK/bpf.set")" "$(wc -l <"$WORK/copy.set")" "$same"
+  "$CC" -O2 -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.prof/prof-deep.c" -o "$WORK/deep" ||
+    { echo "prof: bpf: building prof-deep failed"; return; }
+  local db dc
+  db=$(deep_complete bpf); dc=$(deep_complete copy)
+  printf 'prof:   a 500-frame recursion (100 KB of stack): complete stacks: bpf %s of %s, copy %s of %s\n' \
+    "${db% *}" "${db#* }" "${dc% *}" "${dc#* }"
+}
+
 # kernel_share: part 4
 kernel_share() {
   command -v perf >/dev/null || { echo "prof: kernel share: skipped (perf not installed)"; return; }
@@ -205,10 +298,11 @@ system_wide() {
 
 "$CC" -O2 "$GORC_ROOT/testsuite/gorc.prof/prof-syscall.c" -o "$WORK/kshare" \
   || { echo "prof: building prof-syscall failed"; exit 2; }
-PARTS=" ${PROF_PARTS:-overhead perf-data kernel system} "
+PARTS=" ${PROF_PARTS:-overhead perf-data kernel system bpf} "
 case $PARTS in *" overhead "*) overhead "$WORK/burn" 25000 ;; esac
 case $PARTS in *" kernel "*) kernel_share ;; esac
 case $PARTS in *" system "*) system_wide ;; esac
+case $PARTS in *" bpf "*) bpf_part ;; esac
 case $PARTS in *" perf-data "*) ;; *) exit 0 ;; esac
 perf_data burn "$WORK/burn" 200000
 # many short processes, deeper stacks: the bundled interpreter 30 times

@@ -332,9 +332,10 @@ static inline uint64_t gorc_eh_table_field(const struct gorc_eh_table *t, uint64
 
 /* The FDE address of the last entry whose initial location is at or
    below PC, with that location in *LOC; 0 when PC is below every
-   entry.  */
+   entry.  *NEXT (when not NULL) gets the next entry's location
+   (UINT64_MAX: none).  */
 static inline int gorc_eh_search(const struct gorc_eh_table *t, uint64_t pc, uint64_t *loc,
-                                 uint64_t *fde)
+                                 uint64_t *fde, uint64_t *next)
 {
   uint64_t lo = 0, hi = t->count;
   while (lo < hi) {             /* first entry whose location is above PC */
@@ -344,6 +345,8 @@ static inline int gorc_eh_search(const struct gorc_eh_table *t, uint64_t pc, uin
     else
       hi = mid;
   }
+  if (next)
+    *next = lo < t->count ? gorc_eh_table_field(t, lo, 0) : UINT64_MAX;
   if (lo == 0)
     return 0;
   *loc = gorc_eh_table_field(t, lo - 1, 0);
@@ -541,6 +544,7 @@ struct gorc_eh_interp {
   int in_cie;
   uint64_t loc;               /* where the current row starts */
   uint64_t pc;                /* the address looked up */
+  uint64_t next;              /* where the row holding at pc ends (UINT64_MAX: the FDE's end) */
 };
 
 /* The machine's registers: see the head of the file.  */
@@ -693,8 +697,10 @@ static inline int gorc_eh_advance(struct gorc_eh_interp *it, uint64_t new_loc)
 {
   if (it->in_cie || new_loc < it->loc)
     return GORC_EH_BAD;
-  if (new_loc > it->pc)
+  if (new_loc > it->pc) {
+    it->next = new_loc;
     return GORC_EH_DONE;
+  }
   it->loc = new_loc;
   return GORC_EH_OK;
 }
@@ -1104,10 +1110,12 @@ static inline int gorc_eh_run(struct gorc_eh_interp *it, const uint8_t *p, const
 }
 
 /* The state at PC of an FDE covering [pc_begin, ...) whose instructions
-   are [insns, insns_end).  */
+   are [insns, insns_end); *NEXT (when not NULL) where the row holding at
+   PC ends (UINT64_MAX: at the FDE's end).  */
 static inline int gorc_eh_interpret(unsigned machine, const struct gorc_eh_cie *cie,
                                     const uint8_t *insns, const uint8_t *insns_end,
-                                    uint64_t pc_begin, uint64_t pc, struct gorc_state *out)
+                                    uint64_t pc_begin, uint64_t pc, struct gorc_state *out,
+                                    uint64_t *next)
 {
   struct gorc_eh_interp it;
   int err;
@@ -1120,6 +1128,7 @@ static inline int gorc_eh_interpret(unsigned machine, const struct gorc_eh_cie *
   it.in_cie = 1;
   it.loc = pc_begin;
   it.pc = pc;
+  it.next = UINT64_MAX;
   if (gorc_eh_run(&it, cie->insns, cie->insns_end) != GORC_EH_OK)
     return GORC_EH_BAD;
   it.init = it.row;
@@ -1128,6 +1137,8 @@ static inline int gorc_eh_interpret(unsigned machine, const struct gorc_eh_cie *
   if (err == GORC_EH_BAD)
     return GORC_EH_BAD;
   gorc_eh_row_state(&it, out);
+  if (next)
+    *next = it.next;
   return GORC_EH_OK;
 }
 
@@ -1149,9 +1160,10 @@ static inline int gorc_eh_fde_cie(const struct gorc_eh_section *s,
 
 /* The state at PC from the FDE at FDE_ADDR, which the search table says
    starts at LOC.  1, 0 (the FDE does not cover PC, or is not for gorc)
-   or GORC_EH_BAD.  */
+   or GORC_EH_BAD.  *NEXT (when not NULL): where the answer may change,
+   when it is 1 or the FDE ends below PC.  */
 static inline int gorc_eh_fde_state(const struct gorc_eh_frame *ef, uint64_t fde_addr, uint64_t loc,
-                     uint64_t pc, struct gorc_state *out)
+                     uint64_t pc, struct gorc_state *out, uint64_t *next)
 {
   struct gorc_eh_section s;
   struct gorc_eh_record r;
@@ -1176,29 +1188,45 @@ static inline int gorc_eh_fde_state(const struct gorc_eh_frame *ef, uint64_t fde
     return GORC_EH_BAD;              /* the table and the FDE disagree */
   if (pc - pc_begin >= pc_range)
     return 0;
+  if (next)
+    *next = pc_begin + pc_range;
   if (cie.has_z) {
     if (gorc_eh_rd_uleb(&p, r.end, &auglen) != GORC_EH_OK || auglen > (uint64_t)(r.end - p))
       return GORC_EH_BAD;
     p += auglen;
   }
-  if (gorc_eh_interpret(ef->machine, &cie, p, r.end, pc_begin, pc, out) != GORC_EH_OK)
+  uint64_t row_next;
+  if (gorc_eh_interpret(ef->machine, &cie, p, r.end, pc_begin, pc, out, &row_next) != GORC_EH_OK)
     return GORC_EH_BAD;
+  if (next && row_next < *next)
+    *next = row_next;
   return 1;
+}
+
+/* gorc_eh_frame_state, and in *NEXT the first address above PC where
+   the answer may change (a table builder's walk over a module:
+   gorc-prof --unwind=bpf).  */
+static inline int gorc_eh_frame_state_span(const struct gorc_eh_frame *ef, uint64_t pc,
+                                           struct gorc_state *out, uint64_t *next)
+{
+  struct gorc_eh_table t;
+  uint64_t loc, fde_addr, next_fde = UINT64_MAX, row_next = UINT64_MAX;
+  int rc;
+
+  rc = gorc_eh_open_table(ef, &t);
+  if (rc == 1 && gorc_eh_search(&t, pc, &loc, &fde_addr, &next_fde))
+    rc = gorc_eh_fde_state(ef, fde_addr, loc, pc, out, &row_next);
+  else if (rc == 1)
+    rc = 0;
+  if (next)
+    *next = rc == 1 && row_next < next_fde ? row_next : next_fde;
+  return rc == GORC_EH_BAD ? -1 : rc;
 }
 
 static inline int gorc_eh_frame_state(const struct gorc_eh_frame *ef, uint64_t pc,
                                       struct gorc_state *out)
 {
-  struct gorc_eh_table t;
-  uint64_t loc, fde_addr;
-  int rc;
-
-  rc = gorc_eh_open_table(ef, &t);
-  if (rc == 1 && gorc_eh_search(&t, pc, &loc, &fde_addr))
-    rc = gorc_eh_fde_state(ef, fde_addr, loc, pc, out);
-  else if (rc == 1)
-    rc = 0;
-  return rc == GORC_EH_BAD ? -1 : rc;
+  return gorc_eh_frame_state_span(ef, pc, out, NULL);
 }
 
 #endif /* GORC_EH_FRAME_H */

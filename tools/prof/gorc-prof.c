@@ -45,6 +45,7 @@ struct options {
   const char *perf_data;     /* --perf-data FILE */
   const char *stacks;        /* --stacks FILE */
   int quiet, svg, keep, top, preload, children, user_only, all;
+  int unwind;                /* enum prof_unwind_mode */
   double duration, every;
   unsigned stack_size;
   pid_t *pids;
@@ -56,7 +57,7 @@ struct options {
 static void usage(FILE *f)
 {
   fprintf(f, "usage: gorc-prof [-F HZ] [-o PREFIX] [-q] [-d SECONDS] [--every=SECONDS]\n"
-             "                 [--stack-size=BYTES]\n"
+             "                 [--unwind=bpf|copy] [--stack-size=BYTES]\n"
              "                 [--no-children] [--user-only] [--top=N] [--title=TEXT] [--no-svg]\n"
              "                 [--stacks=FILE]\n"
              "                 (-a | -p PID[,PID...] | --perf-data FILE | -- PROGRAM [ARGS...])\n"
@@ -92,6 +93,20 @@ static int parse_every(struct options *o, const char *v)
   return 0;
 }
 
+static int parse_unwind(struct options *o, const char *v)
+{
+  if (strcmp(v, "bpf") == 0)
+    o->unwind = PROF_UNWIND_BPF;
+  else if (strcmp(v, "copy") == 0)
+    o->unwind = PROF_UNWIND_COPY;
+  else {
+    fprintf(stderr, "gorc-prof: --unwind wants bpf (in the kernel) or copy (a copy of each "
+            "sample's stack), not '%s'\n", v);
+    return -1;
+  }
+  return 0;
+}
+
 /* VALUE of option NAME: "-x V", "--name=V" or "--name V".  */
 static const char *opt_value(int argc, char **argv, int *i, const char *shortopt,
                              const char *longopt)
@@ -120,6 +135,8 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
     return parse_every(o, v);
   else if ((v = opt_value(argc, argv, i, NULL, "--stack-size")))
     o->stack_size = (unsigned)strtoul(v, NULL, 10);
+  else if ((v = opt_value(argc, argv, i, NULL, "--unwind")))
+    return parse_unwind(o, v);
   else if ((v = opt_value(argc, argv, i, NULL, "--perf-data")))
     o->perf_data = v;
   else if ((v = opt_value(argc, argv, i, NULL, "--stacks")))
@@ -230,7 +247,8 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
   }
   struct prof_record_opts ro = {
     .pids = o->pids, .npids = o->npids, .cmd = o->cmd, .all = o->all, .hz = o->hz,
-    .duration = o->duration, .stack_size = o->stack_size, .children = o->children,
+    .duration = o->duration, .stack_size = o->stack_size, .unwind = o->unwind,
+    .children = o->children,
     .progress = progress, .user_only = o->user_only, .every = o->every,
     .interval = write_interval, .interval_arg = iv
   };
@@ -455,6 +473,9 @@ static void print_summary(const struct options *o, const struct prof_data *d,
           (unsigned long long)c->complete, (unsigned long long)c->truncated,
           (unsigned long long)c->incomplete, (unsigned long long)c->deeper,
           GORC_PROF_MAX_DEPTH);
+  if (c->no_table)
+    fprintf(stderr, ", %llu in a module whose table was not loaded yet",
+            (unsigned long long)c->no_table);
   if (c->callchain)
     fprintf(stderr, ", %llu frame-pointer callchains (perf record -g, used as they are)",
             (unsigned long long)c->callchain);

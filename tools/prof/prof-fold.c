@@ -386,6 +386,10 @@ static const char *end_root(int32_t end, struct prof_fold_counts *c)
     c->truncated++;
     return "[truncated]";
   }
+  if (end == PROF_WALK_NO_TABLE) {
+    c->no_table++;
+    return "[no table yet]";
+  }
   c->incomplete++;
   return "[incomplete]";
 }

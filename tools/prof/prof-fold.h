@@ -22,6 +22,7 @@ struct prof_folded {
    frames.  */
 struct prof_fold_counts {
   uint64_t complete, truncated, incomplete, deeper, callchain, kernel_only;
+  uint64_t no_table;          /* --unwind=bpf: a module's table not loaded yet */
   uint64_t kernel_frames;
 };
 

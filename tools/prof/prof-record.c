@@ -11,7 +11,16 @@
    With -a there is one event per CPU for every process (pid -1); the
    processes running when it starts are read from /proc, as perf
    synthesizes them.  With --every the records older than each
-   interval's end are fed, then the interval's hook writes them out.  */
+   interval's end are fed, then the interval's hook writes them out.
+
+   With --unwind=bpf (the default where it loads) a BPF program attached
+   to each event walks the user stack in the kernel (prof-bpf.h) and
+   sends its samples through its own ring buffer; perf's rings then carry
+   only the mappings, commands, forks and exits.  Those are fed twice:
+   at once into the walker's view of the processes (bpf_view), whose
+   mappings are handed to the walker as they change, and in time order
+   with the samples into the profile (a process's exit after its last
+   samples).  */
 
 #define _GNU_SOURCE
 #include "prof-record.h"
@@ -32,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prof-bpf.h"
 #include "prof-perf.h"
 
 #define RING_PAGES 512        /* data pages per CPU (2 MB), halved until mmap works */
@@ -50,6 +60,7 @@ struct pending {
   uint64_t seq;               /* arrival order, for equal times */
   uint8_t *rec;
   size_t len;
+  int bpf;                    /* a BPF walker's sample (prof-bpf.h), else a perf record */
 };
 
 struct recorder {
@@ -70,6 +81,8 @@ struct recorder {
   int hold;                   /* GORC_PROF_TEST_HOLD_RING: rings not read yet */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
   int kernel;                 /* samples in the kernel, with its callchains */
+  struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
+  struct prof_data bpf_view;  /* the processes as the walker knows them now */
 };
 
 static volatile sig_atomic_t interrupted, release_asked;
@@ -186,6 +199,16 @@ static void attr_init(struct recorder *r)
   a->wakeup_watermark = 64 * 1024;
   a->disabled = r->child != 0;
   a->enable_on_exec = r->child != 0;
+  if (r->bpf) {
+    /* the walker writes the samples; each side-band record is wanted at once */
+    a->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+    a->sample_regs_user = 0;
+    a->sample_stack_user = 0;
+    a->exclude_kernel = r->o->user_only;
+    a->watermark = 0;
+    a->wakeup_events = 1;
+    a->disabled = 1;
+  }
   r->layout.sample_type = a->sample_type;
   r->layout.regs_mask = a->sample_regs_user;
   r->layout.sample_id_all = 1;
@@ -212,6 +235,21 @@ static int ring_map(const struct recorder *r, struct ring *ring, int fd)
   return -1;
 }
 
+/* --unwind=bpf: the walker on event FD, enabled at once unless the
+   started program's exec enables it.  */
+static int attach_walker(const struct recorder *r, int fd)
+{
+  if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prof_bpf_prog_fd(r->bpf)) != 0) {
+    fprintf(stderr, "gorc-prof: PERF_EVENT_IOC_SET_BPF: %s\n", strerror(errno));
+    return -1;
+  }
+  if (!r->child && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+    fprintf(stderr, "gorc-prof: PERF_EVENT_IOC_ENABLE: %s\n", strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 /* Open the event of thread TID (-1: every task) on every CPU.  0, 1 when
    the thread is gone, or -1 after an error message.  */
 static int open_thread(struct recorder *r, pid_t tid)
@@ -236,6 +274,8 @@ static int open_thread(struct recorder *r, pid_t tid)
     }
     r->fds = prof_xrealloc(r->fds, (r->nfds + 1) * sizeof *r->fds);
     r->fds[r->nfds++] = fd;
+    if (r->bpf && attach_walker(r, fd) != 0)
+      return -1;
     struct ring *ring = &r->rings[cpu];
     if (ring->fd < 0) {
       if (ring_map(r, ring, fd) != 0)
@@ -353,6 +393,16 @@ static void kill_and_wait_end(pid_t pid)
     poll(NULL, 0, 1);
 }
 
+/* --unwind=bpf: process P, read from /proc, into the walker's view,
+   and its mappings to the walker.  */
+static void walker_adopt(struct recorder *r, const struct prof_proc *p)
+{
+  struct prof_proc *v = prof_proc_get(&r->bpf_view, p->pid);
+  memcpy(v->comm, p->comm, sizeof v->comm);
+  prof_space_copy(&v->space, &p->space);
+  prof_bpf_sync(r->bpf, v);
+}
+
 /* Open the events of every thread of PID.  */
 static int attach_process(struct recorder *r, pid_t pid)
 {
@@ -364,6 +414,9 @@ static int attach_process(struct recorder *r, pid_t pid)
     return -1;
   }
   synthesize_process(r, pid);
+  /* the walker's tables before the first sample */
+  if (r->bpf)
+    walker_adopt(r, prof_proc_get(r->d, pid));
   int opened = 0, rc = 0;
   struct dirent *de;
   while (rc >= 0 && (de = readdir(dir))) {
@@ -431,14 +484,45 @@ static uint64_t record_time(const struct recorder *r, const uint8_t *rec, size_t
   return gorc_perf_decode_id(&r->layout, rec, len, &id) == 0 ? id.time : 0;
 }
 
-static void pend(struct recorder *r, const uint8_t *rec, size_t len)
+static void pend_at(struct recorder *r, const void *rec, size_t len, uint64_t time, int bpf)
 {
   r->pend = prof_xgrow(r->pend, &r->cap_pend, r->npend + 1, sizeof *r->pend, 1024, SIZE_MAX);
   struct pending *p = &r->pend[r->npend++];
   p->rec = memcpy(prof_xmalloc(len), rec, len);
   p->len = len;
-  p->time = record_time(r, rec, len);
+  p->time = time;
   p->seq = r->seq++;
+  p->bpf = bpf;
+}
+
+static void pend_bpf(void *arg, const void *rec, size_t len, uint64_t time)
+{
+  pend_at(arg, rec, len, time, 1);
+}
+
+/* --unwind=bpf: a side-band record fed now into the walker's view, the
+   walker told what changed: a process's mappings (mmap, exec, fork) or
+   its end.  */
+static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
+{
+  const struct perf_event_header *h = (const void *)rec;
+  uint32_t ids[4] = { 0 };    /* MMAP, MMAP2, COMM: pid, tid; FORK, EXIT: pid, ppid, tid, ptid */
+  prof_feed_record(&r->bpf_view, &r->layout, rec, len);
+  if (len < sizeof *h + sizeof ids)
+    return;
+  memcpy(ids, rec + sizeof *h, sizeof ids);
+  if (h->type == PERF_RECORD_EXIT && ids[0] == ids[2])
+    prof_bpf_forget(r->bpf, (pid_t)ids[0]);
+  else if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP
+           || h->type == PERF_RECORD_COMM || (h->type == PERF_RECORD_FORK && ids[0] != ids[1]))
+    prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, (pid_t)ids[0]));
+}
+
+static void pend(struct recorder *r, const uint8_t *rec, size_t len)
+{
+  if (r->bpf)
+    feed_walker(r, rec, len);
+  pend_at(r, rec, len, record_time(r, rec, len), 0);
 }
 
 /* Copy every record of RING out.  */
@@ -471,19 +555,23 @@ static void drain_ring(struct recorder *r, struct ring *ring)
   __atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
 }
 
+/* Every ring: perf's, then the walker's (whose samples may lie in
+   mappings perf's rings just reported).  */
+static void drain_all(struct recorder *r)
+{
+  for (int c = 0; c < r->ncpus; c++)
+    if (r->rings[c].fd >= 0)
+      drain_ring(r, &r->rings[c]);
+  if (r->bpf)
+    prof_bpf_drain(r->bpf, pend_bpf, r);
+}
+
 static int pending_cmp(const void *a, const void *b)
 {
   const struct pending *x = a, *y = b;
   if (x->time != y->time)
     return x->time < y->time ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static void drain_all(struct recorder *r)
-{
-  for (int c = 0; c < r->ncpus; c++)
-    if (r->rings[c].fd >= 0)
-      drain_ring(r, &r->rings[c]);
 }
 
 /* Feed the records older than HORIZON (all with UINT64_MAX), in order.
@@ -498,7 +586,10 @@ static void feed_until(struct recorder *r, uint64_t horizon)
   qsort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
   size_t k = 0, sorted = r->npend;
   for (; k < sorted && r->pend[k].time < horizon; k++) {
-    prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
+    if (r->pend[k].bpf)
+      prof_bpf_feed(r->d, r->pend[k].rec, r->pend[k].len);
+    else
+      prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
     free(r->pend[k].rec);
     if (k % 256 == 255)
       drain_all(r);
@@ -554,8 +645,12 @@ static void record_loop(struct recorder *r, int *status)
 {
   double t0 = now(), last_line = t0;
   uint64_t horizon = 0;
-  struct pollfd *pfd = prof_xmalloc((size_t)r->ncpus * sizeof *pfd);
+  struct pollfd *pfd = prof_xmalloc(((size_t)r->ncpus + 1) * sizeof *pfd);
   int npfd = 0;
+  if (r->bpf) {
+    prof_bpf_drain(r->bpf, pend_bpf, r);    /* makes the ring's descriptor */
+    pfd[npfd++] = (struct pollfd){ .fd = prof_bpf_ring_fd(r->bpf), .events = POLLIN };
+  }
   for (int c = 0; c < r->ncpus; c++)
     if (r->rings[c].fd >= 0)
       pfd[npfd++] = (struct pollfd){ .fd = r->rings[c].fd, .events = POLLIN };
@@ -597,6 +692,8 @@ static void record_loop(struct recorder *r, int *status)
 static void recorder_close(struct recorder *r)
 {
   long pg = sysconf(_SC_PAGESIZE);
+  prof_bpf_close(r->bpf);
+  prof_data_free(&r->bpf_view);
   for (size_t i = 0; i < r->nfds; i++)
     close(r->fds[i]);
   for (int c = 0; c < r->ncpus; c++)
@@ -609,6 +706,13 @@ static void recorder_close(struct recorder *r)
   free(r->rings);
 }
 
+/* The walker given the processes read from /proc (-a).  */
+static void sync_walker(struct recorder *r)
+{
+  for (size_t i = 0; i < r->d->nprocs; i++)
+    walker_adopt(r, &r->d->procs[i]);
+}
+
 /* Open the events: on every CPU (-a), on the stopped program, or on each
    process of -p.  */
 static int open_events(struct recorder *r)
@@ -618,11 +722,14 @@ static int open_events(struct recorder *r)
       return -1;
     /* after the events open: a process started in between is in both */
     synthesize_all(r);
+    if (r->bpf)
+      sync_walker(r);
     if (r->o->progress)
       fprintf(stderr, "gorc-prof: recording every process on %d CPUs\n", r->ncpus);
     return 0;
   }
   if (r->child) {
+    /* its mappings are reported from its exec on */
     int rc = open_thread(r, r->child);
     if (rc > 0)
       fprintf(stderr, "gorc-prof: the program exited before it started\n");
@@ -656,6 +763,22 @@ static void test_hooks(struct recorder *r)
   r->exit_in_attach = exit_in_attach && strcmp(exit_in_attach, "1") == 0;
 }
 
+/* --unwind=bpf or the default: the BPF walker, or why not (an explicit
+   --unwind=bpf then fails: -1; the default goes on copying stacks).  */
+static int choose_walker(struct recorder *r)
+{
+  char why[512];
+  r->bpf = prof_bpf_open(!r->o->user_only, why, sizeof why);
+  if (r->bpf)
+    return 0;
+  if (r->o->unwind == PROF_UNWIND_BPF) {
+    fprintf(stderr, "gorc-prof: --unwind=bpf: cannot walk stacks in the kernel: %s\n", why);
+    return -1;
+  }
+  fprintf(stderr, "gorc-prof: no in-kernel unwinding: %s; copying stacks (--unwind=copy)\n", why);
+  return 0;
+}
+
 int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *status)
 {
   struct recorder r;
@@ -674,7 +797,18 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     free(r.rings);
     return 2;
   }
-  r.kernel = !o->user_only && kernel_allowed();
+  /* -a: the default copies stacks (the walker would build every
+     module's table of every process before the first sample) */
+  int walk = o->unwind == PROF_UNWIND_BPF || (o->unwind == PROF_UNWIND_AUTO && !o->all);
+  if (walk && choose_walker(&r) != 0) {
+    if (r.child) {
+      close(go);
+      waitpid(r.child, status, 0);
+    }
+    free(r.rings);
+    return 2;
+  }
+  r.kernel = !o->user_only && (r.bpf || kernel_allowed());
   attr_init(&r);
   if (open_events(&r) != 0) {
     rc = 2;
@@ -698,6 +832,8 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     close(go);
   }
   record_loop(&r, status);
+  if (r.bpf && o->progress)
+    prof_bpf_report(r.bpf, stderr);
   /* after -d the program runs on; gorc-prof's status is then its own */
   if (r.child && !r.child_done)
     *status = 0;

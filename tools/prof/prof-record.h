@@ -16,6 +16,13 @@
    (prof_data_clear_samples).  */
 typedef void prof_interval_fn(void *arg, struct prof_data *d);
 
+/* --unwind: where the user stack is walked.  */
+enum prof_unwind_mode {
+  PROF_UNWIND_AUTO = 0,      /* in the kernel where the BPF walker loads, else a copy */
+  PROF_UNWIND_BPF,           /* in the kernel (prof-bpf.h), or fail */
+  PROF_UNWIND_COPY           /* gorc-prof unwinds a copy of each sample's stack */
+};
+
 struct prof_record_opts {
   const pid_t *pids;         /* -p: processes to attach to ... */
   size_t npids;
@@ -23,7 +30,8 @@ struct prof_record_opts {
   int all;                   /* ... or -a: every process, every CPU */
   long hz;
   double duration;           /* -d: seconds, 0: until the end */
-  unsigned stack_size;       /* bytes of user stack per sample */
+  unsigned stack_size;       /* bytes of user stack per sample (--unwind=copy) */
+  int unwind;                /* enum prof_unwind_mode */
   int children;              /* follow child processes too */
   int progress;              /* 1: a progress line on stderr (terminal), 2: every 5 s */
   int user_only;             /* --user-only: no kernel frames (else where allowed) */

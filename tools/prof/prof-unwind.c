@@ -606,6 +606,64 @@ static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_st
   return e->found;
 }
 
+/* module_lookup, and in *NEXT the first address above PC where the
+   answer may change.  */
+static int module_span(const struct prof_module *m, uint64_t pc, struct gorc_state *st,
+                       uint64_t *next)
+{
+  uint64_t rec_next = UINT64_MAX, eh_next = UINT64_MAX;
+  if (m->has_table && gorc_table_lookup(&m->table, pc, st, &rec_next) >= 0
+      && !gorc_state_is_gap(st)) {
+    *next = rec_next;
+    return 1;
+  }
+  /* between ranges, or in a gap: .eh_frame's answer up to the records' next change */
+  if (m->has_eh && gorc_eh_frame_state_span(&m->eh, pc + m->eh_bias, st, &eh_next) == 1) {
+    *next = eh_next - m->eh_bias < rec_next ? eh_next - m->eh_bias : rec_next;
+    return 1;
+  }
+  if (m->has_eh && eh_next != UINT64_MAX && eh_next - m->eh_bias < rec_next)
+    rec_next = eh_next - m->eh_bias;
+  *next = rec_next;
+  return 0;
+}
+
+void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
+{
+  static const uint8_t code[GORC_SIGRETURN_X86_64_LEN] = GORC_SIGRETURN_X86_64;
+  for (size_t i = 0; m->ok && i < m->nloads; i++) {
+    const GElf_Phdr *l = &m->loads[i];
+    if (!(l->p_flags & PF_X))
+      continue;
+    uint64_t end = l->p_vaddr + l->p_memsz;
+    for (uint64_t pc = l->p_vaddr, next; pc < end; pc = next) {
+      struct gorc_state st;
+      int found = module_span(m, pc, &st, &next);
+      if (next <= pc || next > end)
+        next = end;
+      fn(arg, pc, found ? &st : NULL);
+    }
+    /* glibc's __restore_rt, wherever it is: its return addresses */
+    if (l->p_offset > m->elf.size || l->p_filesz > m->elf.size - l->p_offset)
+      continue;
+    const uint8_t *seg = m->elf.buf + l->p_offset, *p = seg;
+    while ((p = memmem(p, l->p_filesz - (size_t)(p - seg), code, sizeof code))) {
+      fn(arg, l->p_vaddr + (uint64_t)(p - seg), PROF_ROW_SIGRETURN);
+      p++;
+    }
+  }
+}
+
+void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint64_t *eh_bytes)
+{
+  *record_bytes = m->has_table ? m->table.bytes + m->table.index_bytes : 0;
+  *eh_bytes = 0;
+  for (size_t i = 1; m->ok && i < m->elf.shnum; i++)
+    if (strcmp(m->elf.secs[i].name, ".eh_frame") == 0
+        || strcmp(m->elf.secs[i].name, ".eh_frame_hdr") == 0)
+      *eh_bytes += m->elf.secs[i].size;
+}
+
 /* Does the code at file address PC of M start with glibc's __restore_rt?  */
 static int is_restore_rt(const struct prof_module *m, uint64_t pc)
 {

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gorc/perf-sample.h"
+#include "gorc/format.h"
 
 /* How a walk ended.  */
 enum prof_walk_end {
@@ -25,7 +26,9 @@ enum prof_walk_end {
   PROF_WALK_KERNEL = 3,     /* no user part: a kernel thread's or the idle task's sample */
   PROF_WALK_TRUNCATED = -1, /* the stack copy ended */
   PROF_WALK_NO_INFO = -2,   /* code without records or .eh_frame (or no file) */
-  PROF_WALK_BAD = -3        /* the stack did not make sense (not code, wrong direction) */
+  PROF_WALK_BAD = -3,       /* the stack did not make sense (not code, wrong direction) */
+  PROF_WALK_NO_TABLE = -4   /* --unwind=bpf: a module (or process) whose table the walker
+                               did not have yet (loaded as the mapping is reported) */
 };
 
 /* One ELF file, loaded once for every process that maps it.  */
@@ -52,6 +55,19 @@ void prof_space_map(struct prof_space *sp, uint64_t start, uint64_t len, uint64_
 void prof_space_clear(struct prof_space *sp);
 void prof_space_copy(struct prof_space *dst, const struct prof_space *src);
 const struct prof_map *prof_space_find(const struct prof_space *sp, uint64_t addr);
+
+/* The unwind table of module M for a walker elsewhere (the BPF walker's
+   maps): FN gets each of its executable segments' rows in address order,
+   a file address PC and the state from there up to the next row (NULL:
+   none), then the address of each signal trampoline (glibc's
+   __restore_rt; ST is PROF_ROW_SIGRETURN): a return address there is a
+   signal frame's.  Records first, .eh_frame where they say nothing.  */
+typedef void prof_row_fn(void *arg, uint64_t pc, const struct gorc_state *st);
+#define PROF_ROW_SIGRETURN ((const struct gorc_state *)1)
+void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg);
+/* The bytes of M's gorc records (sections and index: 0 without them)
+   and of its .eh_frame and .eh_frame_hdr.  */
+void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint64_t *eh_bytes);
 
 /* Walk the sample: IPS[0] is regs->ip, then one return address per
    frame, at most MAX.  *N gets the count.  */

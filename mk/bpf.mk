@@ -1,0 +1,27 @@
+# gorc-prof --unwind=bpf: the BPF walker (tools/prof/prof-bpf.bpf.c),
+# compiled by clang for the BPF target with CO-RE (its few kernel types
+# are declared in the source and relocated against the running kernel's
+# BTF at load: no vmlinux.h), embedded in gorc-prof through a bpftool
+# skeleton and loaded with libbpf (libbpf-dev, linked static).  Without
+# clang, bpftool or libbpf gorc-prof is built without it: the BPF mode
+# then says it was not built, and its tests are UNSUPPORTED.
+BPF_CLANG := $(firstword $(foreach c,clang clang-16 clang-15 clang-14,$(if $(shell command -v $(c) 2>/dev/null),$(c))))
+BPFTOOL := $(firstword $(foreach c,bpftool /usr/sbin/bpftool,$(if $(shell command -v $(c) 2>/dev/null),$(c))))
+HAVE_BPF := $(if $(and $(BPF_CLANG),$(BPFTOOL),$(wildcard /usr/include/bpf/bpf_helpers.h),$(wildcard /usr/lib/$(shell $(CC) -print-multiarch)/libbpf.a)),yes)
+BPF_MULTIARCH_INC := /usr/include/$(shell $(CC) -print-multiarch)
+
+ifeq ($(HAVE_BPF),yes)
+tools/prof/prof-bpf.bpf.o: tools/prof/prof-bpf.bpf.c tools/prof/prof-bpf.h include/gorc/step.h \
+		include/gorc/step-x86_64.h include/gorc/format.h
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -ffreestanding -Wall -Wextra \
+	  -Wno-unused-parameter -I$(BPF_MULTIARCH_INC) -Iinclude -Itools/prof -c $< -o $@
+tools/prof/prof-bpf.skel.h: tools/prof/prof-bpf.bpf.o
+	$(BPFTOOL) gen skeleton $< name prof_walker >$@.tmp && mv $@.tmp $@
+tools/prof/prof-bpf.o: tools/prof/prof-bpf.skel.h
+tools/prof/prof-bpf.o: TOOL_CFLAGS += -DGORC_HAVE_BPF
+PROF_BPF_LIBS := -lbpf
+endif
+clean: clean-bpf
+.PHONY: clean-bpf
+clean-bpf:
+	rm -f tools/prof/prof-bpf.bpf.o tools/prof/prof-bpf.skel.h tools/prof/prof-bpf.skel.h.tmp

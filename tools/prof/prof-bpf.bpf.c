@@ -1,0 +1,368 @@
+/* gorc-prof --unwind=bpf: the user stack walked in the kernel, at the
+   sample.  A perf_event program on each CPU's cpu-clock event: the
+   kernel stack from bpf_get_stack, the user registers from the task's
+   user pt_regs (bpf_task_pt_regs: the sample may have hit the kernel),
+   then one step per frame in bpf_loop, each frame's state found by a
+   bounded binary search of its module's table (prof-bpf.h), the step
+   itself by the one set of step rules (gorc/step.h), reading the stack
+   in chunks.  The sample goes out through a ring buffer, and the
+   program returns 0 so that perf writes no sample of its own.
+
+   Built by clang -target bpf with CO-RE: the few kernel types it reads
+   are declared below with preserve_access_index and relocated by libbpf
+   against the running kernel's BTF (no vmlinux.h).  */
+
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <stdint.h>
+
+#include "gorc/step-x86_64.h"
+#include "prof-bpf.h"
+
+/* The kernel types read, only the fields read (CO-RE).  */
+struct pt_regs {
+  unsigned long bp, bx, ip, sp;
+} __attribute__((preserve_access_index));
+
+struct mm_struct;
+struct task_struct {
+  struct mm_struct *mm;
+} __attribute__((preserve_access_index));
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the loader before load.  */
+const volatile int kernel_frames = 1;   /* 0: --user-only */
+const volatile int copy_stacks = 1;     /* 0: a walk without a table just ends (tests) */
+
+struct inner_table {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(map_flags, BPF_F_INNER_MAP);
+  __uint(max_entries, 1);
+  __type(key, uint32_t);
+  __type(value, uint64_t);
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+  __uint(max_entries, PROF_BPF_MAX_MODULES);
+  __type(key, uint32_t);
+  __array(values, struct inner_table);
+} tables SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(max_entries, PROF_BPF_MAX_STATES);
+  __type(key, uint32_t);
+  __type(value, struct gorc_state);
+} states SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_HASH);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
+  __uint(max_entries, 8192);
+  __type(key, uint32_t);
+  __type(value, struct prof_bpf_proc);
+} procs SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_RINGBUF);
+  __uint(max_entries, 4 << 20);
+} samples SEC(".maps");
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, PROF_BPF_STAT_COUNT);
+  __type(key, uint32_t);
+  __type(value, uint64_t);
+} stats SEC(".maps");
+
+struct walk;
+static __attribute__((noinline)) int stack_read(struct walk *w, uint64_t a, uint64_t *out);
+#define GORC_STEP_CTX struct walk *
+#define GORC_STEP_READ(w, a, out) stack_read(w, a, out)
+#define GORC_STEP_STRIP_RA(w, ra) (ra)
+#include "gorc/step.h"
+
+/* One walk's working memory (per CPU): the sample as it goes out, the
+   frame being stepped, the stack chunk last read.  */
+struct walk {
+  struct prof_bpf_sample s;
+  /* the addresses; or the kernel's, the registers and a stack copy */
+  uint64_t ips[PROF_BPF_MAX_KERNEL + 4 + PROF_BPF_COPY / 8];
+  struct gorc_frame_regs f;
+  struct prof_bpf_regs first;  /* the user registers at the sample */
+  uint64_t chunk_base;        /* chunk holds [chunk_base, chunk_base + PROF_BPF_CHUNK) */
+  uint8_t chunk[PROF_BPF_CHUNK + 8];
+  uint32_t nuser;
+  int32_t end;
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, uint32_t);
+  __type(value, struct walk);
+} walks SEC(".maps");
+
+
+/* The 8 bytes of user stack at A: from the chunk when it holds them,
+   else the chunk is read anew from A (one word where a whole chunk
+   cannot be read: the stack's top).  */
+static __attribute__((noinline)) int stack_read(struct walk *w, uint64_t a, uint64_t *out)
+{
+  uint64_t off = a - w->chunk_base;
+  if (a < w->chunk_base || off > PROF_BPF_CHUNK - 8) {
+    if (bpf_probe_read_user(w->chunk, PROF_BPF_CHUNK, (const void *)a) != 0) {
+      w->chunk_base = 0;      /* nothing held */
+      return bpf_probe_read_user(out, 8, (const void *)a) == 0 ? 0 : GORC_STEP_EREAD;
+    }
+    w->chunk_base = a;
+    off = 0;
+  }
+  off &= PROF_BPF_CHUNK - 1;  /* (it is at most PROF_BPF_CHUNK - 8: for the verifier) */
+  __builtin_memcpy(out, w->chunk + off, 8);
+  return 0;
+}
+
+static void count(uint32_t stat, uint64_t n)
+{
+  uint64_t *v = bpf_map_lookup_elem(&stats, &stat);
+  if (v)
+    *v += n;
+}
+
+/* The mapping of PROC holding address PC, or NULL.  */
+static const struct prof_bpf_map *find_map(const struct prof_bpf_proc *proc, uint64_t pc)
+{
+  uint32_t lo = 0, hi = proc->n;
+  if (hi > PROF_BPF_MAX_MAPS)
+    hi = PROF_BPF_MAX_MAPS;
+  for (int i = 0; i < 7; i++) {       /* 2^7 > PROF_BPF_MAX_MAPS */
+    if (lo >= hi)
+      break;
+    uint32_t mid = (lo + hi) / 2;
+    if (mid >= PROF_BPF_MAX_MAPS)
+      return NULL;
+    if (proc->maps[mid].start <= pc)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0 || lo > PROF_BPF_MAX_MAPS)
+    return NULL;
+  const struct prof_bpf_map *m = &proc->maps[lo - 1];
+  return pc < m->end ? m : NULL;
+}
+
+/* The state id of file address PC in the table of MODULE (NROWS rows):
+   the last row at or below PC; PROF_BPF_STATE_NONE below the first.  A
+   global function, so that the verifier checks it once, not once per
+   path into it.  */
+__attribute__((noinline)) uint32_t find_state(uint32_t module, uint32_t nrows, uint32_t pc)
+{
+  void *table = bpf_map_lookup_elem(&tables, &module);
+  uint32_t lo = 0, hi = nrows;
+  /* no rows: the process's entry was written before its table was built */
+  if (!table || nrows == 0)
+    return PROF_BPF_STATE_NO_TABLE;
+  for (int i = 0; i < PROF_BPF_SEARCH_STEPS; i++) {
+    if (lo >= hi)
+      break;
+    uint32_t mid = (lo + hi) / 2;
+    const uint64_t *row = bpf_map_lookup_elem(table, &mid);
+    if (!row)
+      return PROF_BPF_STATE_NONE;
+    if (PROF_BPF_ROW_PC(*row) <= pc)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0 || lo < hi)     /* lo < hi: more rows than the steps search */
+    return PROF_BPF_STATE_NONE;
+  uint32_t at = lo - 1;
+  const uint64_t *row = bpf_map_lookup_elem(table, &at);
+  return row ? PROF_BPF_ROW_STATE(*row) : PROF_BPF_STATE_NONE;
+}
+
+static int32_t walk_end(int rc)
+{
+  switch (rc) {
+  case GORC_STEP_OUTERMOST:
+    return PROF_BPF_END_COMPLETE;
+  case GORC_STEP_EREAD:
+  case GORC_STEP_ETRUNCATED:
+    return PROF_BPF_END_BAD;
+  case GORC_STEP_EDIRECTION: return 5;
+  default:
+    return PROF_BPF_END_NO_INFO;
+  }
+}
+
+struct loop_ctx {
+  struct walk *w;
+  const struct prof_bpf_proc *proc;
+};
+
+/* One frame: its state, the step to its caller (gorc/step.h).  0: go
+   on, 1: the walk ended (w->end says how).  */
+static int step(struct walk *w, const struct prof_bpf_proc *proc)
+{
+  struct gorc_frame_regs *f = &w->f;
+  uint64_t pc = gorc_step_lookup_pc(f);
+  const struct prof_bpf_map *m = find_map(proc, pc);
+  int rc;
+  if (!m) {                   /* not code, or a mapping not reported yet */
+    w->end = PROF_BPF_END_NO_MAPPING;
+    return 1;
+  }
+  if (m->module == PROF_BPF_NO_MODULE || pc - m->bias > 0xffffffffu) {
+    w->end = PROF_BPF_END_NO_INFO;
+    return 1;
+  }
+  uint32_t id = find_state(m->module, m->nrows, (uint32_t)(pc - m->bias));
+  if (id == PROF_BPF_STATE_NO_TABLE) {
+    w->end = PROF_BPF_END_NO_TABLE;
+    return 1;
+  }
+  if (id == PROF_BPF_STATE_SIGRETURN && !(f->known & GORC_FRAME_INTERRUPTED)) {
+    struct gorc_frame_regs to;
+    if ((rc = gorc_step_signal_frame(w, f, &to)) != 0) {
+      w->end = walk_end(rc);
+      return 1;
+    }
+    *f = to;
+    return 0;
+  }
+  const struct gorc_state *st = bpf_map_lookup_elem(&states, &id);
+  if (!st) {                  /* NONE, SIGRETURN interrupted, or out of range */
+    w->end = PROF_BPF_END_NO_INFO;
+    return 1;
+  }
+  rc = gorc_step_by_state(w, f, st);
+  if (rc != GORC_STEP_NEXT) {
+    w->end = walk_end(rc);
+    return 1;
+  }
+  return 0;
+}
+
+static long loop_frame(uint32_t i, void *arg)
+{
+  struct loop_ctx *c = arg;
+  struct walk *w = c->w;
+  (void)i;
+  if (step(w, c->proc))
+    return 1;
+  uint32_t at = w->s.nkernel + w->nuser;
+  if (at >= PROF_BPF_MAX_KERNEL + PROF_BPF_MAX_FRAMES || w->nuser >= PROF_BPF_MAX_FRAMES) {
+    w->end = PROF_BPF_END_DEPTH;
+    return 1;
+  }
+  w->ips[at] = w->f.ip;
+  w->nuser++;
+  return 0;
+}
+
+/* The user part of the sample of TASK: its registers at the kernel
+   entry (or the interrupt), then the walk.  */
+static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
+{
+  const struct prof_bpf_proc *proc = bpf_map_lookup_elem(&procs, &pid);
+  struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+  w->nuser = 0;
+  if (!regs || !task->mm) {
+    w->end = PROF_BPF_END_KERNEL;
+    return;
+  }
+  w->f.ip = regs->ip;
+  w->f.sp = regs->sp;
+  w->f.fp = regs->bp;
+  w->f.aux = regs->bx;
+  w->f.uc = 0;
+  w->f.known = GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX;
+  w->first = (struct prof_bpf_regs){ w->f.ip, w->f.sp, w->f.fp, w->f.aux };
+  w->chunk_base = 0;
+  uint32_t at = w->s.nkernel;
+  if (at >= PROF_BPF_MAX_KERNEL)
+    at = PROF_BPF_MAX_KERNEL;
+  w->ips[at] = w->f.ip;
+  w->nuser = 1;
+  if (!proc) {
+    w->end = PROF_BPF_END_NO_MAPPING;
+    return;
+  }
+  w->end = PROF_BPF_END_DEPTH;
+  struct loop_ctx c = { w, proc };
+  bpf_loop(PROF_BPF_MAX_FRAMES, loop_frame, &c, 0);
+  count(PROF_BPF_STAT_FRAMES, w->nuser);
+}
+
+/* The walk met a module (or process) without a table yet: the user
+   registers and as much of the stack from sp as can be read, up to
+   PROF_BPF_COPY bytes (the readable length found by halving, to 256
+   bytes: a read that crosses the stack's top fails whole), after the
+   kernel's addresses.  */
+static void copy_stack(struct walk *w)
+{
+  uint32_t at = w->s.nkernel & 127;   /* (PROF_BPF_MAX_KERNEL: for the verifier) */
+  __builtin_memcpy(&w->ips[at], &w->first, sizeof w->first);
+  void *dst = &w->ips[at + 4];
+  const void *sp = (const void *)w->first.sp;
+  uint32_t good = 0, bad = PROF_BPF_COPY + 1;
+  if (bpf_probe_read_user(dst, PROF_BPF_COPY, sp) == 0)
+    good = PROF_BPF_COPY;
+  for (int i = 0; i < 5 && good < PROF_BPF_COPY; i++) {
+    uint32_t mid = ((good + bad) / 2) & ~255u;
+    if (mid <= good || mid > PROF_BPF_COPY)
+      break;
+    if (bpf_probe_read_user(dst, mid, sp) == 0)
+      good = mid;
+    else
+      bad = mid;
+  }
+  /* the buffer holds the last read: the good one again when that failed */
+  if (good > 0 && good < PROF_BPF_COPY && bpf_probe_read_user(dst, good, sp) != 0)
+    good = 0;
+  w->s.stack_bytes = good;
+  w->nuser = good ? 0 : 1;    /* nothing read: the registers' ip alone */
+  if (good)
+    count(PROF_BPF_STAT_COPIED, 1);
+}
+
+SEC("perf_event")
+int prof_sample(void *ctx)
+{
+  uint32_t zero = 0;
+  struct walk *w = bpf_map_lookup_elem(&walks, &zero);
+  if (!w)
+    return 0;
+  uint64_t id = bpf_get_current_pid_tgid();
+  w->s.time = bpf_ktime_get_ns();
+  w->s.pid = (uint32_t)(id >> 32);
+  w->s.tid = (uint32_t)id;
+  w->s.nkernel = 0;
+  w->s.stack_bytes = 0;
+  count(PROF_BPF_STAT_SAMPLES, 1);
+  if (kernel_frames) {
+    long n = bpf_get_stack(ctx, w->ips, PROF_BPF_MAX_KERNEL * 8, 0);
+    if (n > 0)
+      w->s.nkernel = (uint8_t)(n / 8);
+  }
+  if (w->s.pid == 0)
+    w->end = PROF_BPF_END_KERNEL, w->nuser = 0;
+  else
+    walk_user(w, bpf_get_current_task_btf(), w->s.pid);
+  if (copy_stacks && (w->end == PROF_BPF_END_NO_TABLE || w->end == PROF_BPF_END_NO_MAPPING))
+    copy_stack(w);
+  w->s.nuser = (uint16_t)w->nuser;
+  w->s.end = (int8_t)w->end;
+  uint64_t size = sizeof w->s + 8 * (uint64_t)(w->s.nkernel + w->nuser);
+  if (w->s.stack_bytes)
+    size = sizeof w->s + 8 * (uint64_t)(w->s.nkernel + 4) + w->s.stack_bytes;
+  if (size > sizeof w->s + sizeof w->ips)
+    size = sizeof w->s + sizeof w->ips;
+  if (bpf_ringbuf_output(&samples, &w->s, size, BPF_RB_NO_WAKEUP) != 0)
+    count(PROF_BPF_STAT_LOST, 1);
+  return 0;
+}

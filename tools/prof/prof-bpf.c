@@ -1,0 +1,568 @@
+/* gorc-prof --unwind=bpf: the loader of the BPF walker (prof-bpf.bpf.c,
+   embedded through its bpftool skeleton), its tables and its ring
+   buffer.  See prof-bpf.h for the maps.
+
+   A module's table is built once, at its first mapping in any process,
+   from prof-unwind.c's view of the file (records, else .eh_frame, and
+   the signal trampolines): rows of (file address, state id), a row only
+   where the state changes, in an array map of its own sized to them,
+   put into the "tables" array of maps.  States are shared by every
+   table ("states").  */
+
+#define _GNU_SOURCE
+#include "prof-bpf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gorc/prof.h"
+
+#ifdef GORC_HAVE_BPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <stdarg.h>
+#include <unistd.h>
+
+#include "prof-bpf.skel.h"
+
+_Static_assert(PROF_BPF_MAX_FRAMES == GORC_PROF_MAX_DEPTH, "one depth limit for both modes");
+
+/* A module's table, by the module cache's module (one per file).  */
+struct table {
+  const struct prof_module *mod;
+  uint32_t id;                /* PROF_BPF_NO_MODULE: it could not be loaded */
+  uint32_t nrows;             /* 0: not built yet */
+};
+
+/* A row being built, in order of address, then of arrival.  */
+struct build_row {
+  uint64_t pc;
+  uint32_t state;
+  uint32_t seq;
+};
+
+struct prof_bpf {
+  struct prof_walker *skel;
+  struct ring_buffer *ring;
+  int stats_fd;               /* BPF_ENABLE_STATS: run time kept while open */
+  struct table *tables;
+  size_t ntables, cap_tables;
+  uint32_t next_id;
+  struct gorc_state *states;  /* the states map's contents */
+  size_t nstates, cap_states;
+  uint32_t *state_hash;       /* open addressing: state id + 1, 0 empty */
+  size_t hash_cap;
+  /* what the tables cost, by where their rows came from */
+  uint64_t rows_records, bytes_records, own_records;
+  uint64_t rows_eh, bytes_eh, own_eh;
+  size_t modules_records, modules_eh, modules_failed;
+  prof_bpf_sample_fn *fn;     /* prof_bpf_drain's */
+  void *fn_arg;
+};
+
+/* ---- loading ---- */
+
+/* libbpf's messages, kept for the reason of a refusal: its first line
+   (which map or program failed, how), and the last line of a verifier
+   log (what the verifier refused).  */
+static char libbpf_first[256], verifier_last[256];
+static int in_log;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+  char line[sizeof libbpf_first];
+  if (level == LIBBPF_DEBUG)
+    return 0;
+  vsnprintf(line, sizeof line, fmt, ap);
+  line[strcspn(line, "\n")] = 0;
+  if (strstr(line, "-- BEGIN PROG LOAD LOG --"))
+    in_log = 1;
+  else if (strstr(line, "-- END PROG LOAD LOG --"))
+    in_log = 0;
+  else if (in_log && line[0] && strncmp(line, "processed ", 10) != 0)
+    memcpy(verifier_last, line, sizeof line);
+  else if (!in_log && line[0] && !libbpf_first[0])
+    memcpy(libbpf_first, line, sizeof line);
+  return 0;
+}
+
+/* WHY for a load that failed with ERR (a negative errno).  */
+static void refusal(int err, char *why, size_t whylen)
+{
+  const char *what = err == -EPERM ? "not permitted: CAP_BPF and CAP_PERFMON (or root) are needed"
+                     : err == -EACCES ? "the kernel's verifier refused the walker"
+                     : "the kernel refused it";
+  snprintf(why, whylen, "%s (%s%s%s%s%s)", what, strerror(-err), libbpf_first[0] ? "; " : "",
+           libbpf_first, verifier_last[0] ? "; verifier: " : "", verifier_last);
+}
+
+/* GORC_PROF_TEST_BPF=no-map: the tables map asked with no entries,
+   which the kernel refuses (a real refusal, as an old kernel's would
+   be, for the fallback's tests).  =no-copy: a walk that meets a module
+   without a table ends there ("no table yet") instead of sending the
+   stack's copy, so that a test knows every complete stack was walked in
+   the kernel.  */
+static void test_hooks(struct prof_walker *skel)
+{
+  const char *t = getenv("GORC_PROF_TEST_BPF");
+  if (t && strcmp(t, "no-map") == 0)
+    bpf_map__set_max_entries(skel->maps.tables, 0);
+  if (t && strcmp(t, "no-copy") == 0)
+    skel->rodata->copy_stacks = 0;
+}
+
+struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
+{
+  libbpf_set_print(libbpf_print);
+  libbpf_first[0] = verifier_last[0] = 0;
+  struct prof_walker *skel = prof_walker__open();
+  if (!skel) {
+    snprintf(why, whylen, "libbpf cannot open the walker (%s)", strerror(errno));
+    return NULL;
+  }
+  skel->rodata->kernel_frames = kernel_frames;
+  test_hooks(skel);
+  int err = prof_walker__load(skel);
+  if (err) {
+    refusal(err, why, whylen);
+    prof_walker__destroy(skel);
+    return NULL;
+  }
+  struct prof_bpf *b = prof_xmalloc(sizeof *b);
+  memset(b, 0, sizeof *b);
+  b->skel = skel;
+  b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+  return b;
+}
+
+int prof_bpf_prog_fd(const struct prof_bpf *b)
+{
+  return bpf_program__fd(b->skel->progs.prof_sample);
+}
+
+static int on_sample(void *arg, void *data, size_t len)
+{
+  struct prof_bpf *b = arg;
+  const struct prof_bpf_sample *s = data;
+  if (len >= sizeof *s)
+    b->fn(b->fn_arg, data, len, s->time);
+  return 0;
+}
+
+int prof_bpf_ring_fd(const struct prof_bpf *b)
+{
+  return b->ring ? ring_buffer__epoll_fd(b->ring) : -1;
+}
+
+void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
+{
+  b->fn = fn;
+  b->fn_arg = arg;
+  if (!b->ring)
+    b->ring = ring_buffer__new(bpf_map__fd(b->skel->maps.samples), on_sample, b, NULL);
+  if (b->ring)
+    ring_buffer__consume(b->ring);
+}
+
+/* ---- states ---- */
+
+static size_t state_hash(const struct gorc_state *s)
+{
+  const uint8_t *p = (const void *)s;
+  size_t h = 14695981039346656037u;
+  for (size_t i = 0; i < sizeof *s; i++)
+    h = (h ^ p[i]) * 1099511628211u;
+  return h;
+}
+
+/* The id of state ST in the states map, added when new;
+   PROF_BPF_STATE_NONE when the map is full.  */
+static uint32_t state_id(struct prof_bpf *b, const struct gorc_state *st)
+{
+  struct gorc_state s;
+  memset(&s, 0, sizeof s);    /* the padding too: states are compared as bytes */
+  s.cfa_kind = st->cfa_kind;
+  s.cfa_reg = st->cfa_reg;
+  s.bp_kind = st->bp_kind;
+  s.bp_reg = st->bp_reg;
+  s.ra_kind = st->ra_kind;
+  s.aux_kind = st->aux_kind;
+  s.cfa_off = st->cfa_off;
+  s.bp_off = st->bp_off;
+  s.ra_off = st->ra_off;
+  s.aux_off = st->aux_off;
+  s.ra_signed = st->ra_signed;
+  if (b->hash_cap == 0) {
+    b->hash_cap = 2 * PROF_BPF_MAX_STATES;
+    b->state_hash = calloc(b->hash_cap, sizeof *b->state_hash);
+    if (!b->state_hash)
+      abort();
+  }
+  size_t i = state_hash(&s) & (b->hash_cap - 1);
+  for (; b->state_hash[i]; i = (i + 1) & (b->hash_cap - 1))
+    if (memcmp(&b->states[b->state_hash[i] - 1], &s, sizeof s) == 0)
+      return b->state_hash[i] - 1;
+  if (b->nstates == PROF_BPF_MAX_STATES)
+    return PROF_BPF_STATE_NONE;
+  uint32_t id = (uint32_t)b->nstates;
+  if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.states), &id, &s, BPF_ANY) != 0)
+    return PROF_BPF_STATE_NONE;
+  b->states = prof_xgrow(b->states, &b->cap_states, b->nstates + 1, sizeof *b->states, 256,
+                         SIZE_MAX);
+  b->states[b->nstates++] = s;
+  b->state_hash[i] = id + 1;
+  return id;
+}
+
+/* ---- tables ---- */
+
+struct builder {
+  struct prof_bpf *b;
+  struct build_row *rows;
+  size_t n, cap;
+  uint64_t *sigreturns;
+  size_t nsig, cap_sig;
+};
+
+static void add_row(struct builder *bu, uint64_t pc, uint32_t state)
+{
+  bu->rows = prof_xgrow(bu->rows, &bu->cap, bu->n + 1, sizeof *bu->rows, 1024, SIZE_MAX);
+  bu->rows[bu->n] = (struct build_row){ pc, state, (uint32_t)bu->n };
+  bu->n++;
+}
+
+static void on_row(void *arg, uint64_t pc, const struct gorc_state *st)
+{
+  struct builder *bu = arg;
+  if (st == PROF_ROW_SIGRETURN) {
+    bu->sigreturns = prof_xgrow(bu->sigreturns, &bu->cap_sig, bu->nsig + 1,
+                                sizeof *bu->sigreturns, 4, SIZE_MAX);
+    bu->sigreturns[bu->nsig++] = pc;
+    return;
+  }
+  add_row(bu, pc, st ? state_id(bu->b, st) : PROF_BPF_STATE_NONE);
+}
+
+static int row_cmp(const void *x, const void *y)
+{
+  const struct build_row *a = x, *c = y;
+  if (a->pc != c->pc)
+    return a->pc < c->pc ? -1 : 1;
+  return a->seq < c->seq ? -1 : a->seq > c->seq;
+}
+
+/* The state id the rows [0, n) (sorted) give address PC.  */
+static uint32_t state_at(const struct builder *bu, size_t n, uint64_t pc)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (bu->rows[mid].pc <= pc)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo ? bu->rows[lo - 1].state : PROF_BPF_STATE_NONE;
+}
+
+/* Signal trampolines: the byte before one (a return address there is
+   looked up at it) says "signal frame" where the rows say nothing a
+   step can follow, as the copy walker's rule; then the rows go on.  */
+static void add_sigreturns(struct builder *bu)
+{
+  size_t n = bu->n;
+  for (size_t i = 0; i < bu->nsig; i++) {
+    uint64_t x = bu->sigreturns[i];
+    uint32_t before = state_at(bu, n, x - 1), at = state_at(bu, n, x);
+    if (x == 0 || (before != PROF_BPF_STATE_NONE
+                   && bu->b->states[before].cfa_kind != GORC_CFA_UNDEFINED))
+      continue;
+    add_row(bu, x - 1, PROF_BPF_STATE_SIGRETURN);
+    add_row(bu, x, at);
+  }
+  qsort(bu->rows, bu->n, sizeof *bu->rows, row_cmp);
+}
+
+/* The rows as the map holds them: a row only where the state changes
+   (of rows at one address, the last holds).  0 when a row's address
+   does not fit 32 bits.  */
+static size_t packed_rows(const struct builder *bu, uint64_t **out)
+{
+  uint64_t *v = prof_xmalloc((bu->n ? bu->n : 1) * sizeof *v);
+  size_t k = 0;
+  for (size_t i = 0; i < bu->n; i++) {
+    const struct build_row *r = &bu->rows[i];
+    if (r->pc > UINT32_MAX) {
+      free(v);
+      return 0;
+    }
+    if (i + 1 < bu->n && bu->rows[i + 1].pc == r->pc)
+      continue;
+    if (k > 0 && PROF_BPF_ROW_STATE(v[k - 1]) == r->state)
+      continue;
+    v[k++] = PROF_BPF_ROW(r->pc, r->state);
+  }
+  *out = v;
+  return k;
+}
+
+/* An array map of the rows, put at ID in "tables".  0 or -1.  */
+static int table_load(struct prof_bpf *b, uint32_t id, const uint64_t *rows, uint32_t n)
+{
+  /* the flag of the outer map's template: each table sized its own */
+  LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_INNER_MAP);
+  int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "gorc_table", 4, 8, n, &opts);
+  if (fd < 0)
+    return -1;
+  uint32_t *keys = prof_xmalloc(n * sizeof *keys);
+  for (uint32_t i = 0; i < n; i++)
+    keys[i] = i;
+  uint32_t count = n;
+  int rc = bpf_map_update_batch(fd, keys, rows, &count, NULL);
+  free(keys);
+  if (rc == 0)
+    rc = bpf_map_update_elem(bpf_map__fd(b->skel->maps.tables), &id, &fd, BPF_ANY);
+  close(fd);                  /* the array of maps holds it */
+  return rc == 0 ? 0 : -1;
+}
+
+/* The table of T, at the id it was given.  */
+static void table_build(struct prof_bpf *b, struct table *t)
+{
+  struct builder bu = { .b = b };
+  uint64_t *rows = NULL, own_records, own_eh;
+  prof_module_rows(t->mod, on_row, &bu);
+  add_sigreturns(&bu);
+  size_t n = packed_rows(&bu, &rows);
+  if (n > 0 && n <= (1u << PROF_BPF_SEARCH_STEPS) && table_load(b, t->id, rows, (uint32_t)n) == 0) {
+    t->nrows = (uint32_t)n;
+    prof_module_sizes(t->mod, &own_records, &own_eh);
+    if (own_records) {
+      b->modules_records++;
+      b->rows_records += n;
+      b->own_records += own_records;
+    } else {
+      b->modules_eh++;
+      b->rows_eh += n;
+      b->own_eh += own_eh;
+    }
+  } else {
+    t->id = PROF_BPF_NO_MODULE;
+    b->modules_failed++;
+  }
+  free(rows);
+  free(bu.rows);
+  free(bu.sigreturns);
+}
+
+/* The table of MOD, given an id (not built yet) when new.  */
+static const struct table *table_of(struct prof_bpf *b, const struct prof_module *mod)
+{
+  for (size_t i = 0; i < b->ntables; i++)
+    if (b->tables[i].mod == mod)
+      return &b->tables[i];
+  b->tables = prof_xgrow(b->tables, &b->cap_tables, b->ntables + 1, sizeof *b->tables, 16,
+                         SIZE_MAX);
+  struct table *t = &b->tables[b->ntables++];
+  t->mod = mod;
+  t->nrows = 0;
+  t->id = b->next_id < PROF_BPF_MAX_MODULES ? b->next_id++ : PROF_BPF_NO_MODULE;
+  if (t->id == PROF_BPF_NO_MODULE)
+    b->modules_failed++;
+  return t;
+}
+
+/* Build the tables given an id but not built: 1 when there were some.  */
+static int build_new_tables(struct prof_bpf *b)
+{
+  int built = 0;
+  for (size_t i = 0; i < b->ntables; i++)
+    if (b->tables[i].id != PROF_BPF_NO_MODULE && b->tables[i].nrows == 0) {
+      table_build(b, &b->tables[i]);
+      built = 1;
+    }
+  return built;
+}
+
+/* ---- processes ---- */
+
+/* P's mappings into the procs map, as their tables are now.  */
+static void push_proc(struct prof_bpf *b, const struct prof_proc *p)
+{
+  struct prof_bpf_proc v;
+  memset(&v, 0, sizeof v);
+  for (size_t i = 0; i < p->space.n && v.n < PROF_BPF_MAX_MAPS; i++) {
+    const struct prof_map *m = &p->space.maps[i];
+    struct prof_bpf_map *e = &v.maps[v.n++];
+    const struct table *t = m->mod ? table_of(b, m->mod) : NULL;
+    e->start = m->start;
+    e->end = m->end;
+    e->bias = m->bias;
+    e->module = t ? t->id : PROF_BPF_NO_MODULE;
+    e->nrows = t ? t->nrows : 0;
+  }
+  uint32_t pid = (uint32_t)p->pid;
+  bpf_map_update_elem(bpf_map__fd(b->skel->maps.procs), &pid, &v, BPF_ANY);
+}
+
+/* The mappings first, so that a sample in a module whose table is being
+   built says "no table yet", not "not code"; then again with the
+   tables.  */
+void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p)
+{
+  push_proc(b, p);
+  if (build_new_tables(b))
+    push_proc(b, p);
+}
+
+void prof_bpf_forget(struct prof_bpf *b, pid_t pid)
+{
+  uint32_t key = (uint32_t)pid;
+  bpf_map_delete_elem(bpf_map__fd(b->skel->maps.procs), &key);
+}
+
+/* ---- the report ---- */
+
+static void run_time(const struct prof_bpf *b, uint64_t *ns, uint64_t *runs)
+{
+  struct bpf_prog_info info;
+  uint32_t len = sizeof info;
+  memset(&info, 0, sizeof info);
+  *ns = *runs = 0;
+  if (bpf_obj_get_info_by_fd(prof_bpf_prog_fd(b), &info, &len) == 0) {
+    *ns = info.run_time_ns;
+    *runs = info.run_cnt;
+  }
+}
+
+static uint64_t stat_sum(const struct prof_bpf *b, uint32_t stat)
+{
+  int ncpus = libbpf_num_possible_cpus();
+  if (ncpus <= 0)
+    return 0;
+  uint64_t *v = calloc((size_t)ncpus, sizeof *v), sum = 0;
+  if (v && bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.stats), &stat, v) == 0)
+    for (int c = 0; c < ncpus; c++)
+      sum += v[c];
+  free(v);
+  return sum;
+}
+
+void prof_bpf_report(const struct prof_bpf *b, FILE *f)
+{
+  uint64_t ns, runs, frames = stat_sum(b, PROF_BPF_STAT_FRAMES);
+  run_time(b, &ns, &runs);
+  fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full), %llu user "
+          "frames (limit %d a stack), %llu stacks copied (a table not loaded yet)\n",
+          (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
+          (unsigned long long)stat_sum(b, PROF_BPF_STAT_LOST), (unsigned long long)frames,
+          PROF_BPF_MAX_FRAMES, (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED));
+  if (runs && b->stats_fd >= 0)
+    fprintf(f, "gorc-prof: BPF run time: %.0f ns per sample, %.1f ns per frame (the kernel's "
+            "BPF statistics)\n", (double)ns / (double)runs,
+            frames ? (double)ns / (double)frames : 0.0);
+  fprintf(f, "gorc-prof: BPF tables: %zu modules with records: %llu rows, %.1f KB for %.1f KB "
+          "of records (%.2fx); %zu from .eh_frame: %llu rows, %.1f KB for %.1f KB of .eh_frame "
+          "(%.2fx); %zu states, %.1f KB; %zu modules without a table\n",
+          b->modules_records, (unsigned long long)b->rows_records,
+          (double)b->rows_records * 8 / 1024, (double)b->own_records / 1024,
+          b->own_records ? (double)b->rows_records * 8 / (double)b->own_records : 0.0,
+          b->modules_eh, (unsigned long long)b->rows_eh, (double)b->rows_eh * 8 / 1024,
+          (double)b->own_eh / 1024, b->own_eh ? (double)b->rows_eh * 8 / (double)b->own_eh : 0.0,
+          b->nstates, (double)b->nstates * sizeof(struct gorc_state) / 1024, b->modules_failed);
+}
+
+void prof_bpf_close(struct prof_bpf *b)
+{
+  if (!b)
+    return;
+  ring_buffer__free(b->ring);
+  if (b->stats_fd >= 0)
+    close(b->stats_fd);
+  prof_walker__destroy(b->skel);
+  free(b->tables);
+  free(b->states);
+  free(b->state_hash);
+  free(b);
+}
+
+#else /* !GORC_HAVE_BPF */
+
+struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
+{
+  (void)kernel_frames;
+  snprintf(why, whylen, "gorc-prof was built without it (clang, bpftool or libbpf-dev was "
+           "missing at build time)");
+  return NULL;
+}
+int prof_bpf_prog_fd(const struct prof_bpf *b) { (void)b; return -1; }
+int prof_bpf_ring_fd(const struct prof_bpf *b) { (void)b; return -1; }
+void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p) { (void)b; (void)p; }
+void prof_bpf_forget(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
+void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
+{
+  (void)b; (void)fn; (void)arg;
+}
+void prof_bpf_report(const struct prof_bpf *b, FILE *f) { (void)b; (void)f; }
+void prof_bpf_close(struct prof_bpf *b) { (void)b; }
+
+#endif
+
+/* How the BPF walker's end reads in the profile.  */
+static int32_t profile_end(int8_t end)
+{
+  switch (end) {
+  case PROF_BPF_END_COMPLETE:
+    return PROF_WALK_COMPLETE;
+  case PROF_BPF_END_DEPTH:
+    return PROF_WALK_DEEPER;
+  case PROF_BPF_END_KERNEL:
+    return PROF_WALK_KERNEL;
+  case PROF_BPF_END_NO_TABLE:
+  case PROF_BPF_END_NO_MAPPING:
+    return PROF_WALK_NO_TABLE;
+  case PROF_BPF_END_BAD:
+    return PROF_WALK_BAD;
+  default:
+    return PROF_WALK_NO_INFO;
+  }
+}
+
+/* A sample whose walk met a module without a table yet: its stack copy
+   unwound here, now that its mappings are known (as --unwind=copy).  */
+static void feed_copy(struct prof_data *d, struct prof_proc *p, const struct prof_bpf_sample *s,
+                      const uint64_t *kips, const uint8_t *after)
+{
+  static uint64_t uips[GORC_PROF_MAX_DEPTH];
+  struct prof_bpf_regs r;
+  unsigned nuser = 0;
+  memcpy(&r, after, sizeof r);
+  struct gorc_perf_regs regs = { r.ip, r.sp, r.bp, r.bx, GORC_PERF_REGS_MASK };
+  enum prof_walk_end end = prof_unwind(&p->space, &regs, after + sizeof r, s->stack_bytes, uips,
+                                       GORC_PROF_MAX_DEPTH, &nuser);
+  d->stack_bytes += s->stack_bytes;
+  prof_proc_add_sample(p, s->time, s->tid, end, kips, s->nkernel, uips, nuser);
+}
+
+void prof_bpf_feed(struct prof_data *d, const void *rec, size_t len)
+{
+  struct prof_bpf_sample s;
+  if (len < sizeof s)
+    return;
+  memcpy(&s, rec, sizeof s);
+  size_t n = (size_t)s.nkernel + s.nuser;
+  size_t want = sizeof s + 8 * n
+                + (s.stack_bytes ? sizeof(struct prof_bpf_regs) + s.stack_bytes : 0);
+  if (len < want)
+    return;
+  const uint64_t *ips = (const uint64_t *)((const uint8_t *)rec + sizeof s);
+  struct prof_proc *p = prof_proc_get(d, (pid_t)s.pid);
+  /* the ring buffer's 8-byte header counts too */
+  d->record_bytes += 8 + ((len + 7) & ~(size_t)7);
+  if (s.stack_bytes)
+    feed_copy(d, p, &s, ips, (const uint8_t *)(ips + n));
+  else if (n > 0)
+    prof_proc_add_sample(p, s.time, s.tid, profile_end(s.end), ips, s.nkernel, ips + s.nkernel,
+                         s.nuser);
+}

@@ -1,0 +1,148 @@
+/* gorc-prof --unwind=bpf: what the BPF walker (prof-bpf.bpf.c) and its
+   loader (prof-bpf.c) share: the maps' values and the ring buffer's
+   sample.  Included by both, so fixed-width types only.
+
+   Maps (prof-bpf.bpf.c declares them):
+     procs   hash, pid -> struct prof_bpf_proc: the process's executable
+             mappings, sorted by start;
+     tables  array of maps, module id -> an array of rows (PROF_BPF_ROW)
+             (one map per module, sized to its rows, loaded once for every
+             process that maps it);
+     states  array, state id -> struct gorc_state (gorc/format.h): the
+             distinct states of every table;
+     samples the ring buffer of struct prof_bpf_sample;
+     stats   per-CPU counters (enum prof_bpf_stat).  */
+
+#ifndef GORC_PROF_BPF_H
+#define GORC_PROF_BPF_H
+
+#include <stdint.h>
+
+/* Executable mappings per process the walker knows (more: the walk of a
+   frame in the ones left out ends as "no table").  */
+#define PROF_BPF_MAX_MAPS 64
+/* bpf_loop iterations of one walk: user frames at most.  */
+#define PROF_BPF_MAX_FRAMES 512     /* = GORC_PROF_MAX_DEPTH (gorc/prof.h), checked in prof-bpf.c */
+/* Kernel frames: the kernel's perf_event_max_stack default.  */
+#define PROF_BPF_MAX_KERNEL 127
+/* Modules with a table at once, and distinct states over all tables.  */
+#define PROF_BPF_MAX_MODULES 1024
+#define PROF_BPF_MAX_STATES 16384
+/* Binary search steps over a table's rows: up to 2^22 rows.  */
+#define PROF_BPF_SEARCH_STEPS 22
+/* Bytes of user stack read at once (a read costs ~100 ns + 0.5 ns/byte
+   on the VM of the project's figures: chunks, not words).  */
+#define PROF_BPF_CHUNK 256
+
+/* A row's state id that is no state: no unwind information from here
+   up to the next row's pc.  */
+#define PROF_BPF_STATE_NONE 0xffffffffu
+/* ... the byte before a signal trampoline (__restore_rt): a return
+   address at the next byte is a signal frame's.  */
+#define PROF_BPF_STATE_SIGRETURN 0xfffffffeu
+/* (find_state's answer, never in a table: the module has no table.)  */
+#define PROF_BPF_STATE_NO_TABLE 0xfffffffdu
+
+/* A table row, a uint64_t: from file address PC (the module's own
+   numbering) up to the next row's, the state STATE (one 8-byte value:
+   clang 14 gives a struct met only inside an inner map's definition no
+   BTF of its own, which libbpf then refuses).  */
+#define PROF_BPF_ROW(pc, state) ((uint64_t)(pc) << 32 | (uint32_t)(state))
+#define PROF_BPF_ROW_PC(row) ((uint32_t)((row) >> 32))
+#define PROF_BPF_ROW_STATE(row) ((uint32_t)(row))
+
+struct prof_bpf_map {
+  uint64_t start, end;        /* [start, end) in the process */
+  uint64_t bias;              /* process address - file address */
+  uint32_t module;            /* its table in "tables"; PROF_BPF_NO_MODULE: none */
+  uint32_t nrows;
+};
+#define PROF_BPF_NO_MODULE 0xffffffffu
+
+struct prof_bpf_proc {
+  uint32_t n;
+  uint32_t pad;
+  struct prof_bpf_map maps[PROF_BPF_MAX_MAPS];
+};
+
+/* How a user walk ended: enum prof_walk_end (prof-unwind.h) plus
+   what only the BPF walker meets.  */
+enum prof_bpf_end {
+  PROF_BPF_END_COMPLETE = 0,
+  PROF_BPF_END_DEPTH = 1,        /* PROF_BPF_MAX_FRAMES frames, not the end */
+  PROF_BPF_END_KERNEL = 3,       /* no user part (a kernel thread, idle) */
+  PROF_BPF_END_NO_INFO = -2,     /* code without a state (or no file) */
+  PROF_BPF_END_BAD = -3,         /* a wild stack: an unreadable word, wrong direction */
+  PROF_BPF_END_NO_TABLE = -4,    /* a module whose table is not loaded (yet) */
+  PROF_BPF_END_NO_MAPPING = -5   /* an address in no mapping the walker has: a process or
+                                    mapping not reported yet, or not code (gorc-prof decides
+                                    from the stack's copy) */
+};
+
+/* Bytes of user stack a sample copies when its walk meets a module (or
+   process) whose table is not loaded yet: gorc-prof unwinds that copy
+   (as --unwind=copy does) once the mapping is known, instead of a
+   stack cut short.  */
+#define PROF_BPF_COPY 8192
+
+/* One sample in the ring buffer: the header, then NKERNEL kernel
+   addresses, then NUSER user addresses, innermost first; or, when
+   STACK_BYTES is not 0, the user registers (struct prof_bpf_regs) and
+   STACK_BYTES of the stack from their sp in place of the user
+   addresses (NUSER 0).  */
+struct prof_bpf_sample {
+  uint64_t time;                 /* CLOCK_MONOTONIC ns, as perf's clockid */
+  uint32_t pid, tid;
+  uint16_t nuser;
+  uint8_t nkernel;
+  int8_t end;                    /* enum prof_bpf_end */
+  uint32_t stack_bytes;
+  /* then the addresses */
+};
+
+struct prof_bpf_regs {
+  uint64_t ip, sp, bp, bx;
+};
+
+enum prof_bpf_stat {
+  PROF_BPF_STAT_SAMPLES,         /* the program ran */
+  PROF_BPF_STAT_LOST,            /* the ring buffer was full */
+  PROF_BPF_STAT_FRAMES,          /* user frames walked */
+  PROF_BPF_STAT_COPIED,          /* stacks copied: a table not loaded yet */
+  PROF_BPF_STAT_COUNT
+};
+
+
+#ifndef __bpf__
+/* ---- the loader's interface (prof-bpf.c), user space only ---- */
+#include <stddef.h>
+#include <stdio.h>
+#include "prof-data.h"
+
+struct prof_bpf;
+
+/* The walker loaded (not attached): NULL with a one-line reason in WHY
+   when BPF cannot load (not built, no CAP_BPF/CAP_PERFMON, an old kernel,
+   the verifier's refusal).  KERNEL_FRAMES: ask for the kernel stack.  */
+struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen);
+int prof_bpf_prog_fd(const struct prof_bpf *b);
+/* The epoll descriptor that says the ring buffer has samples.  */
+int prof_bpf_ring_fd(const struct prof_bpf *b);
+/* Give the walker P's executable mappings as they are now (p->space),
+   loading the table of each module met for the first time.  */
+void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p);
+/* Process PID exited.  */
+void prof_bpf_forget(struct prof_bpf *b, pid_t pid);
+/* Each sample in the ring buffer to FN (a struct prof_bpf_sample and its
+   addresses, LEN bytes).  */
+typedef void prof_bpf_sample_fn(void *arg, const void *rec, size_t len, uint64_t time);
+void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg);
+/* Add the sample REC (LEN bytes, from prof_bpf_drain) to D.  */
+void prof_bpf_feed(struct prof_data *d, const void *rec, size_t len);
+/* The walker's figures: its maps' memory against the records' and
+   .eh_frame's bytes, the kernel's run time per sample and frame.  */
+void prof_bpf_report(const struct prof_bpf *b, FILE *f);
+void prof_bpf_close(struct prof_bpf *b);
+#endif
+
+#endif
