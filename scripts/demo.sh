@@ -29,7 +29,8 @@ echo "   20 us from a helper thread); each sample walked by libgorc and by libun
 examples/demo-sampled 2>&1 >/dev/null | sed 's/^/   /'
 echo
 echo "== tools/gorc-prof: $demo -q run 100 times (one run is 15 ms), every thread sampled"
-echo "   with perf events at -F 1000, each copied stack unwound by gorc-prof with the records"
+echo "   with perf events at -F 1000, each stack walked with the records, in the kernel (BPF)
+   where that loads, else from a copy"
 tools/gorc-prof -o examples/demo-prof --title='examples/demo -q, 100 runs (make demo)' -- sh -c \
   'i=0; while [ $i -lt 100 ]; do examples/demo -q >/dev/null; i=$((i + 1)); done' 2>&1 | sed 's/^/   /'
 echo "   top stacks (innermost 5 frames; count):"
