@@ -123,6 +123,10 @@ __attribute__((noinline)) static int site_walk(int site)
   CHECK(n > DEPTH + 2 && n < MAX, n);
   if (ref_n[site] == 0) {
     memcpy(ref[site], ips, n * sizeof ips[0]);
+    /* A sampled SIGPROF's handler reads ref[site] once ref_n[site] is
+       set: without the fence the compiler may store the count before the
+       copy (seen: a handler compared with a half-written chain).  */
+    atomic_signal_fence(memory_order_release);
     ref_n[site] = n;
     return 1;
   }
