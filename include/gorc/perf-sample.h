@@ -61,12 +61,24 @@ struct gorc_perf_id {
 /* ---- the record bodies gorc-prof reads (linux/perf_event.h describes
    them in comments only) ---- */
 
-/* PERF_RECORD_MMAP2's body up to the file name.  */
+/* PERF_RECORD_MMAP2's body up to the file name.  The file is named by
+   device and inode, or, when the header's misc has
+   PERF_RECORD_MISC_MMAP_BUILD_ID (perf record --buildid-mmap, perf 7's
+   default), by its build ID.  */
 struct gorc_perf_mmap2_body {
   uint32_t pid, tid;
   uint64_t addr, len, pgoff;
-  uint32_t maj, min;
-  uint64_t ino, ino_generation;
+  union {
+    struct {
+      uint32_t maj, min;
+      uint64_t ino, ino_generation;
+    } inode;
+    struct {
+      uint8_t size, reserved1;
+      uint16_t reserved2;
+      uint8_t id[20];
+    } build_id;
+  };
   uint32_t prot, flags;
 };
 

@@ -45,6 +45,9 @@ static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int 
     memcpy(&b, rec + sizeof(struct perf_event_header), sizeof b);
     if (!(b.prot & PROT_EXEC) || record_name(rec, len, sizeof b, name, sizeof name))
       return;
+    const struct perf_event_header *h = (const void *)rec;
+    if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && b.build_id.size <= sizeof b.build_id.id)
+      prof_modules_expect_build_id(name, b.build_id.id, b.build_id.size);
     map_file(d, b.pid, b.addr, b.len, b.pgoff, name);
   } else {
     struct gorc_perf_mmap_body b;

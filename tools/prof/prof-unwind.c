@@ -68,6 +68,11 @@ static struct expected_id *expected_ids;
 
 void prof_modules_expect_build_id(const char *path, const uint8_t *id, size_t len)
 {
+  /* a file mapped again (by each process, or perf.data's MMAP2 records
+     naming it by build ID) is expected once */
+  for (const struct expected_id *e = expected_ids; e; e = e->next)
+    if (e->len == len && memcmp(e->id, id, len) == 0 && strcmp(e->path, path) == 0)
+      return;
   struct expected_id *e = calloc(1, sizeof *e);
   if (!e || len > sizeof e->id || !(e->path = strdup(path))) {
     free(e);
