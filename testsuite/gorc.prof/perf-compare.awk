@@ -11,11 +11,46 @@
 # which have no notion of complete) and counted as both complete.
 # Kernel frames of perf's are left out, and samples with no others.  Differences are listed on
 # stderr (the first 20), each with both stacks.
+# perf script prints a user frame's address relative to its file (perf
+# 6.1) or absolute (perf 7.x); with --show-mmap-events in the script the
+# absolute ones are made relative to their file from the mappings, as gorc
+# prints them.  (Hex by hand: mawk has no strtonum; the addresses fit in a
+# double's 53 bits.)
 FNR == NR {
   gkey = $1 " " $2
   gend[gkey] = $3
   gframes[gkey] = $4
   next
+}
+function hex2num(h,   i, n) {
+  sub(/^0x/, "", h)
+  n = 0
+  for (i = 1; i <= length(h); i++) n = n * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+  return n
+}
+function num2hex(n,   h) {
+  if (n == 0) return "0"
+  for (h = ""; n > 0; n = int(n / 16)) h = substr("0123456789abcdef", n % 16 + 1, 1) h
+  return h
+}
+# PERF_RECORD_MMAP2 PID/TID: [0xSTART(0xLEN) @ PGOFF ...]: PROT PATH
+$3 ~ /^PERF_RECORD_MMAP2?$/ {
+  split($5, span, /[[(]|\)/)
+  path = $NF
+  sub(/.*\//, "", path)
+  nmaps++
+  mpath[nmaps] = path
+  mstart[nmaps] = hex2num(span[2])
+  mend[nmaps] = mstart[nmaps] + hex2num(span[3])
+  mpgoff[nmaps] = hex2num($7)
+  next
+}
+# IP (hex) of a frame in file DSO, relative to the file.
+function file_relative(ip, dso,   a, i) {
+  a = hex2num(ip)
+  for (i = nmaps; i > 0; i--)
+    if (mpath[i] == dso && a >= mstart[i] && a < mend[i]) return num2hex(a - mstart[i] + mpgoff[i])
+  return ip
 }
 # What kind of difference: one stack a prefix of the other (one is
 # longer), else the file of the first frame that differs.
@@ -60,7 +95,7 @@ function flush() {
   if (dso == "([kernel.kallsyms])") next
   gsub(/^\(|\)$/, "", dso)
   sub(/.*\//, "", dso)
-  ip = $1
+  ip = file_relative($1, dso)
   sub(/^0+/, "", ip)
   if (ip == "") ip = "0"
   if (dso == "[unknown]") f = "?"; else f = dso "+" ip
