@@ -591,12 +591,17 @@ static void find_stack(struct trace *t)
                    && sp < t->stack.hi;
 }
 
-/* A SIGSEGV at an address in the guard area below the thread's stack.  */
+/* A SIGSEGV at an address in the guard area of the thread's stack: below
+   its mapping (glibc's PROT_NONE guard pages, the kernel's gap below the
+   main thread's stack), or inside it.  An access to the stack's own
+   read-write mapping faults only where a guard region was installed in
+   it (MADV_GUARD_INSTALL: glibc 2.41 and later guard thread stacks so,
+   with no mapping of their own in /proc/self/maps).  */
 static int stack_overflow(const struct trace *t)
 {
   uint64_t addr = (uint64_t)(uintptr_t)t->si->si_addr;
   return t->sig == SIGSEGV && t->si->si_code > 0 && t->stack_known
-         && addr >= t->stack.guard_lo && addr < t->stack.lo;
+         && addr >= t->stack.guard_lo && addr < t->stack.hi;
 }
 
 /* The header, then frame #0, the interrupted instruction: printed from
@@ -616,7 +621,7 @@ static void print_head(void *arg)
   out_str(&o, " in thread ");
   out_dec(&o, (uint64_t)t->tid);
   if (t->si && stack_overflow(t))
-    out_str(&o, ": stack overflow (the address is in the guard area below the thread's stack)");
+    out_str(&o, ": stack overflow (the address is in the guard area of the thread's stack)");
   out_str(&o, "; stack trace:\n");
   out_flush(&o);
   out_frame(&o, 0, gorc_rt_uc_reg(t->uc, GORC_STEP_UC_IP));

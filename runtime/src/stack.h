@@ -10,7 +10,8 @@
 /* A thread's stack: mapped over [lo, hi); below it, over [guard_lo, lo),
    its guard area, where an access means the stack overflowed (glibc's
    guard pages of a thread; the kernel's gap below the main thread's
-   stack).  */
+   stack).  A guard region inside the mapping (glibc 2.41 and later) is
+   not told apart in /proc/self/maps: see crash.c's stack_overflow.  */
 struct gorc_rt_stack {
   uint64_t lo, hi, guard_lo;
 };
