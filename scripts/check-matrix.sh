@@ -9,8 +9,9 @@
 # and no build output), so neither the host's build nor another
 # version's is touched.
 # Each version's log and .sum files go to testsuite/out-matrix/ in this
-# tree; the run prints each version's count and time, then ends with one
-# line "N passed, M failed" over all of them (testsuite/summary.sh).
+# tree (replacing only that version's); the run prints each version's
+# count and time, then ends with one line "N passed, M failed" over the
+# versions it ran (testsuite/summary.sh).
 # MATRIX_JOBS: how many versions run at once (default 2).
 # Exit status: 1 when anything failed.
 set -uo pipefail
@@ -20,7 +21,10 @@ OUT=$SRC/testsuite/out-matrix
 VERSIONS=${*:-13 14 15 16}
 
 "$SRC/scripts/sid-root.sh" ensure || exit 1
-rm -rf "$OUT" && mkdir -p "$OUT"
+mkdir -p "$OUT"
+# Only the versions run now are cleared: two runs for different versions
+# (.ci/run's two lanes) share the folder.
+for v in $VERSIONS; do rm -f "$OUT"/gcc-"$v"-* "$OUT"/gcc-"$v".log; done
 
 # test_version N: build and test GCC N in its copy; its .sum files (or an
 # ERROR line when the tests did not run) into $OUT, its line on stdout.
@@ -56,7 +60,10 @@ for v in $VERSIONS; do
   running=$((running + 1))
 done
 wait
+# The summary of the versions run now.
+sums=$(mktemp -d) || exit 1
+for v in $VERSIONS; do cp "$OUT"/gcc-"$v"-*.sum "$sums"/ 2>/dev/null; done
 status=0
-testsuite_summary=$("$SRC/testsuite/summary.sh" "$OUT") || status=1
-echo "$testsuite_summary"
+"$SRC/testsuite/summary.sh" "$sums" || status=1
+rm -rf "$sums"
 exit $status

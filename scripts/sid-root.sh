@@ -111,7 +111,13 @@ in_root() {
 # debootstrap into a temporary directory, moved into place when done.
 bootstrap_root() {
   local tmp=$ROOT.new
-  command -v debootstrap >/dev/null || die "debootstrap is missing (apt-get install debootstrap)"
+  if ! command -v debootstrap >/dev/null; then
+    echo "sid-root.sh: installing debootstrap on this machine"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        debootstrap debian-archive-keyring >/dev/null ||
+      die "debootstrap is missing and apt-get could not install it"
+  fi
   remove_root_dir "$tmp"
   remove_root_dir "$ROOT"
   mkdir -p "$(dirname "$ROOT")"
