@@ -103,11 +103,14 @@ static void usage(FILE *f)
 
 /* ---- libdw answers as gorc states ---- */
 
+/* The longest text of one rule (a DWARF expression's is cut short).  */
+#define RULE_TEXT 256
+
 struct oracle {
   struct gorc_state st;
   int cfa_bad;            /* CFA (or the return address) inexpressible */
   int bp_bad;             /* rbp rule inexpressible */
-  char text[512];
+  char text[3 * RULE_TEXT];  /* the three rules' texts, "CFA FP RA" */
 };
 
 enum { V_CONST, V_CFA, V_REG, V_DEREF };
@@ -358,7 +361,7 @@ static int convert_frame(const struct gorc_arch *a, Dwarf_Frame *f, int ra_reg,
 {
   Dwarf_Op *ops = NULL, mem[3];
   size_t nops = 0;
-  char cfa_txt[256], bp_txt[256], ra_txt[256] = "";
+  char cfa_txt[RULE_TEXT], bp_txt[RULE_TEXT], ra_txt[RULE_TEXT] = "";
 
   memset(o, 0, sizeof *o);
   if (dwarf_frame_cfa(f, &ops, &nops) != 0) {
@@ -432,7 +435,7 @@ struct source {
                              5 rbp restored */
   uint64_t pstart, pend, pkey;
   struct gorc_state prec;
-  char ptext[512];
+  char ptext[3 * RULE_TEXT];
 };
 
 struct file_check {

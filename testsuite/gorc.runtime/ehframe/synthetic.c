@@ -160,8 +160,9 @@ struct want {
 static struct gorc_state mk(unsigned ck, unsigned creg, int64_t coff, unsigned bk, unsigned breg,
                             int64_t boff, unsigned rk, int64_t roff, unsigned xk, int64_t xoff)
 {
-  struct gorc_state s = { (uint8_t)ck, (uint8_t)creg, (uint8_t)bk, (uint8_t)breg, (uint8_t)rk,
-                          (uint8_t)xk, coff, boff, roff, xoff };
+  struct gorc_state s = { .cfa_kind = (uint8_t)ck, .cfa_reg = (uint8_t)creg, .bp_kind = (uint8_t)bk,
+                          .bp_reg = (uint8_t)breg, .ra_kind = (uint8_t)rk, .aux_kind = (uint8_t)xk,
+                          .cfa_off = coff, .bp_off = boff, .ra_off = roff, .aux_off = xoff };
   return s;
 }
 
