@@ -134,9 +134,13 @@ static const char *crash_trace_problem(const char *trace, const char *recurse, l
       return why;
     }
     if (next < ntail) {
+      /* glibc's symbol tables name some functions by an alias with "__"
+         in front, depending on the version (glibc 2.43: __clone3) */
       snprintf(name, sizeof name, " in %s+0x", tail[next]);
       const char *found = strstr(line, name);
-      if (found && found < line_end)
+      snprintf(name, sizeof name, " in __%s+0x", tail[next]);
+      const char *alias = strstr(line, name);
+      if ((found && found < line_end) || (alias && alias < line_end))
         next++;
     }
     line = line_end + 1;
