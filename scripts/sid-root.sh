@@ -52,9 +52,10 @@ host_mirror() {
 MIRROR=${GORC_SID_MIRROR:-$(host_mirror)}
 
 # The packages beyond deps.sh's: the compilers whose deps.sh runs install
-# the rest, and the tools the build and the testsuite use.
+# the rest, and the tools the build, the testsuite and make bench use
+# (xz: bench/sframe-v3.sh unpacks Debian's .orig.tar.xz sources).
 base_packages() {
-  local v pkgs="make ca-certificates"
+  local v pkgs="make ca-certificates xz-utils"
   for v in $VERSIONS; do pkgs="$pkgs gcc-$v g++-$v"; done
   echo "$pkgs"
 }
