@@ -587,7 +587,7 @@ static void feed_until(struct recorder *r, uint64_t horizon)
   size_t k = 0, sorted = r->npend;
   for (; k < sorted && r->pend[k].time < horizon; k++) {
     if (r->pend[k].bpf)
-      prof_bpf_feed(r->d, r->pend[k].rec, r->pend[k].len);
+      prof_bpf_feed(r->bpf, r->d, r->pend[k].rec, r->pend[k].len);
     else
       prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
     free(r->pend[k].rec);
