@@ -6,7 +6,10 @@
    bounded binary search of its module's table (prof-bpf.h), the step
    itself by the one set of step rules (gorc/step.h), reading the stack
    in chunks.  The sample goes out through a ring buffer, and the
-   program returns 0 so that perf writes no sample of its own.
+   program returns 0 so that perf writes no sample of its own.  A
+   sample that met a module without a table yet copies the stack;
+   prof_rewalk walks that copy by the same steps once gorc-prof has
+   loaded the tables.
 
    Built by clang -target bpf with CO-RE: the few kernel types it reads
    are declared below with preserve_access_index and relocated by libbpf
@@ -33,7 +36,6 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load.  */
 const volatile int kernel_frames = 1;   /* 0: --user-only */
-const volatile int copy_stacks = 1;     /* 0: a walk without a table just ends (tests) */
 
 struct inner_table {
   __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -77,6 +79,14 @@ struct {
   __type(value, uint64_t);
 } stats SEC(".maps");
 
+/* A held sample, walked again by prof_rewalk (prof-bpf.h).  */
+struct {
+  __uint(type, BPF_MAP_TYPE_ARRAY);
+  __uint(max_entries, 1);
+  __type(key, uint32_t);
+  __type(value, struct prof_bpf_held);
+} held SEC(".maps");
+
 struct walk;
 static __attribute__((noinline)) int stack_read(struct walk *w, uint64_t a, uint64_t *out);
 #define GORC_STEP_CTX struct walk *
@@ -96,14 +106,31 @@ struct walk {
   uint8_t chunk[PROF_BPF_CHUNK + 8];
   uint32_t nuser;
   int32_t end;
+  uint32_t from_held;         /* the stack is the held sample's copy, not the task's */
 };
 
+/* The sample's walks, and prof_rewalk's (apart: a sample may interrupt
+   it on its CPU).  */
 struct {
   __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
   __uint(max_entries, 1);
   __type(key, uint32_t);
   __type(value, struct walk);
-} walks SEC(".maps");
+} walks SEC(".maps"), rewalks SEC(".maps");
+
+/* The 8 bytes at A of the held sample's stack copy.  */
+static int held_read(uint64_t a, uint64_t *out)
+{
+  uint32_t zero = 0;
+  const struct prof_bpf_held *h = bpf_map_lookup_elem(&held, &zero);
+  if (!h || a < h->regs.sp)
+    return GORC_STEP_ETRUNCATED;
+  uint64_t off = a - h->regs.sp;
+  if (off + 8 > h->stack_bytes || off > PROF_BPF_COPY - 8)
+    return GORC_STEP_ETRUNCATED;
+  __builtin_memcpy(out, h->stack + (off & (PROF_BPF_COPY - 1)), 8);
+  return 0;
+}
 
 
 /* The 8 bytes of user stack at A: from the chunk when it holds them,
@@ -112,6 +139,8 @@ struct {
 static __attribute__((noinline)) int stack_read(struct walk *w, uint64_t a, uint64_t *out)
 {
   uint64_t off = a - w->chunk_base;
+  if (w->from_held)
+    return held_read(a, out);
   if (a < w->chunk_base || off > PROF_BPF_CHUNK - 8) {
     if (bpf_probe_read_user(w->chunk, PROF_BPF_CHUNK, (const void *)a) != 0) {
       w->chunk_base = 0;      /* nothing held */
@@ -190,8 +219,9 @@ static int32_t walk_end(int rc)
   switch (rc) {
   case GORC_STEP_OUTERMOST:
     return PROF_BPF_END_COMPLETE;
-  case GORC_STEP_EREAD:
   case GORC_STEP_ETRUNCATED:
+    return PROF_BPF_END_TRUNCATED;
+  case GORC_STEP_EREAD:
     return PROF_BPF_END_BAD;
   case GORC_STEP_EDIRECTION: return 5;
   default:
@@ -264,24 +294,18 @@ static long loop_frame(uint32_t i, void *arg)
   return 0;
 }
 
-/* The user part of the sample of TASK: its registers at the kernel
-   entry (or the interrupt), then the walk.  */
-static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
+/* The walk from the user registers R (the first frame, interrupted)
+   through PROC's tables: w->nuser addresses after the kernel's.  */
+static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
+                      const struct prof_bpf_proc *proc)
 {
-  const struct prof_bpf_proc *proc = bpf_map_lookup_elem(&procs, &pid);
-  struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-  w->nuser = 0;
-  if (!regs || !task->mm) {
-    w->end = PROF_BPF_END_KERNEL;
-    return;
-  }
-  w->f.ip = regs->ip;
-  w->f.sp = regs->sp;
-  w->f.fp = regs->bp;
-  w->f.aux = regs->bx;
+  w->f.ip = r->ip;
+  w->f.sp = r->sp;
+  w->f.fp = r->bp;
+  w->f.aux = r->bx;
   w->f.uc = 0;
   w->f.known = GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX;
-  w->first = (struct prof_bpf_regs){ w->f.ip, w->f.sp, w->f.fp, w->f.aux };
+  w->first = *r;
   w->chunk_base = 0;
   uint32_t at = w->s.nkernel;
   if (at >= PROF_BPF_MAX_KERNEL)
@@ -295,6 +319,21 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
   w->end = PROF_BPF_END_DEPTH;
   struct loop_ctx c = { w, proc };
   bpf_loop(PROF_BPF_MAX_FRAMES, loop_frame, &c, 0);
+}
+
+/* The user part of the sample of TASK: its registers at the kernel
+   entry (or the interrupt), then the walk.  */
+static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
+{
+  const struct prof_bpf_proc *proc = bpf_map_lookup_elem(&procs, &pid);
+  struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+  w->nuser = 0;
+  if (!regs || !task->mm) {
+    w->end = PROF_BPF_END_KERNEL;
+    return;
+  }
+  struct prof_bpf_regs r = { regs->ip, regs->sp, regs->bp, regs->bx };
+  walk_from(w, &r, proc);
   count(PROF_BPF_STAT_FRAMES, w->nuser);
 }
 
@@ -343,6 +382,7 @@ int prof_sample(void *ctx)
   w->s.tid = (uint32_t)id;
   w->s.nkernel = 0;
   w->s.stack_bytes = 0;
+  w->from_held = 0;
   count(PROF_BPF_STAT_SAMPLES, 1);
   if (kernel_frames) {
     long n = bpf_get_stack(ctx, w->ips, PROF_BPF_MAX_KERNEL * 8, 0);
@@ -353,7 +393,7 @@ int prof_sample(void *ctx)
     w->end = PROF_BPF_END_KERNEL, w->nuser = 0;
   else
     walk_user(w, bpf_get_current_task_btf(), w->s.pid);
-  if (copy_stacks && (w->end == PROF_BPF_END_NO_TABLE || w->end == PROF_BPF_END_NO_MAPPING))
+  if ((w->end == PROF_BPF_END_NO_TABLE || w->end == PROF_BPF_END_NO_MAPPING))
     copy_stack(w);
   w->s.nuser = (uint16_t)w->nuser;
   w->s.end = (int8_t)w->end;
@@ -364,5 +404,27 @@ int prof_sample(void *ctx)
     size = sizeof w->s + sizeof w->ips;
   if (bpf_ringbuf_output(&samples, &w->s, size, BPF_RB_NO_WAKEUP) != 0)
     count(PROF_BPF_STAT_LOST, 1);
+  return 0;
+}
+
+/* The held sample (struct prof_bpf_held, written by gorc-prof once the
+   tables of its process's modules are loaded) walked by the same steps
+   as at the sample, over its stack's copy: run by BPF_PROG_TEST_RUN.  */
+SEC("syscall")
+int prof_rewalk(void *ctx)
+{
+  uint32_t zero = 0;
+  struct walk *w = bpf_map_lookup_elem(&rewalks, &zero);
+  struct prof_bpf_held *h = bpf_map_lookup_elem(&held, &zero);
+  (void)ctx;
+  if (!w || !h)
+    return -1;
+  w->from_held = 1;
+  w->s.nkernel = 0;
+  struct prof_bpf_regs r = h->regs;
+  walk_from(w, &r, &h->proc);
+  h->nuser = (uint16_t)w->nuser;
+  h->end = (int8_t)w->end;
+  bpf_probe_read_kernel(h->ips, sizeof h->ips, w->ips);
   return 0;
 }

@@ -59,6 +59,8 @@ struct prof_bpf {
   size_t modules_records, modules_eh, modules_failed;
   prof_bpf_sample_fn *fn;     /* prof_bpf_drain's */
   void *fn_arg;
+  int kernel_only;            /* GORC_PROF_TEST_BPF=kernel-only */
+  uint64_t rewalked, rewalk_failed;
 };
 
 /* ---- loading ---- */
@@ -99,17 +101,16 @@ static void refusal(int err, char *why, size_t whylen)
 
 /* GORC_PROF_TEST_BPF=no-map: the tables map asked with no entries,
    which the kernel refuses (a real refusal, as an old kernel's would
-   be, for the fallback's tests).  =no-copy: a walk that meets a module
-   without a table ends there ("no table yet") instead of sending the
-   stack's copy, so that a test knows every complete stack was walked in
-   the kernel.  */
-static void test_hooks(struct prof_walker *skel)
+   be, for the fallback's tests).  =kernel-only: a copied stack whose
+   walk again in the kernel fails is marked "no table yet" instead of
+   unwound in gorc-prof, so that a test knows every complete stack was
+   walked in the kernel.  1 for kernel-only.  */
+static int test_hooks(struct prof_walker *skel)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
   if (t && strcmp(t, "no-map") == 0)
     bpf_map__set_max_entries(skel->maps.tables, 0);
-  if (t && strcmp(t, "no-copy") == 0)
-    skel->rodata->copy_stacks = 0;
+  return t && strcmp(t, "kernel-only") == 0;
 }
 
 struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
@@ -122,7 +123,7 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
     return NULL;
   }
   skel->rodata->kernel_frames = kernel_frames;
-  test_hooks(skel);
+  int kernel_only = test_hooks(skel);
   int err = prof_walker__load(skel);
   if (err) {
     refusal(err, why, whylen);
@@ -132,6 +133,7 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
   struct prof_bpf *b = prof_xmalloc(sizeof *b);
   memset(b, 0, sizeof *b);
   b->skel = skel;
+  b->kernel_only = kernel_only;
   b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
   return b;
 }
@@ -387,14 +389,14 @@ static int build_new_tables(struct prof_bpf *b)
 
 /* ---- processes ---- */
 
-/* P's mappings into the procs map, as their tables are now.  */
-static void push_proc(struct prof_bpf *b, const struct prof_proc *p)
+/* P's mappings as the walker holds them, with their tables as they
+   are now.  */
+static void proc_value(struct prof_bpf *b, const struct prof_proc *p, struct prof_bpf_proc *v)
 {
-  struct prof_bpf_proc v;
-  memset(&v, 0, sizeof v);
-  for (size_t i = 0; i < p->space.n && v.n < PROF_BPF_MAX_MAPS; i++) {
+  memset(v, 0, sizeof *v);
+  for (size_t i = 0; i < p->space.n && v->n < PROF_BPF_MAX_MAPS; i++) {
     const struct prof_map *m = &p->space.maps[i];
-    struct prof_bpf_map *e = &v.maps[v.n++];
+    struct prof_bpf_map *e = &v->maps[v->n++];
     const struct table *t = m->mod ? table_of(b, m->mod) : NULL;
     e->start = m->start;
     e->end = m->end;
@@ -402,6 +404,13 @@ static void push_proc(struct prof_bpf *b, const struct prof_proc *p)
     e->module = t ? t->id : PROF_BPF_NO_MODULE;
     e->nrows = t ? t->nrows : 0;
   }
+}
+
+/* P's mappings into the procs map, as their tables are now.  */
+static void push_proc(struct prof_bpf *b, const struct prof_proc *p)
+{
+  struct prof_bpf_proc v;
+  proc_value(b, p, &v);
   uint32_t pid = (uint32_t)p->pid;
   bpf_map_update_elem(bpf_map__fd(b->skel->maps.procs), &pid, &v, BPF_ANY);
 }
@@ -420,6 +429,46 @@ void prof_bpf_forget(struct prof_bpf *b, pid_t pid)
 {
   uint32_t key = (uint32_t)pid;
   bpf_map_delete_elem(bpf_map__fd(b->skel->maps.procs), &key);
+}
+
+/* ---- held samples ---- */
+
+/* The copied stack STACK (BYTES from the registers R's sp) of a sample
+   of P walked again in the kernel (prof_rewalk), with P's mappings as
+   they are now (the sample's, fed in time order) and their tables,
+   built first where missing: NUSER addresses into IPS, how it ended
+   into END.  0, or -1 when BPF_PROG_TEST_RUN failed.  */
+static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct prof_bpf_regs *r,
+                  const uint8_t *stack, uint32_t bytes, uint64_t *ips, unsigned *nuser,
+                  int8_t *end)
+{
+  static struct prof_bpf_held h;
+  uint32_t zero = 0;
+  int fd = bpf_map__fd(b->skel->maps.held);
+  proc_value(b, p, &h.proc);
+  if (build_new_tables(b))
+    proc_value(b, p, &h.proc);
+  h.regs = *r;
+  h.stack_bytes = bytes < PROF_BPF_COPY ? bytes : PROF_BPF_COPY;
+  memcpy(h.stack, stack, h.stack_bytes);
+  LIBBPF_OPTS(bpf_test_run_opts, run);
+  if (bpf_map_update_elem(fd, &zero, &h, BPF_ANY) != 0
+      || bpf_prog_test_run_opts(bpf_program__fd(b->skel->progs.prof_rewalk), &run) != 0
+      || run.retval != 0 || bpf_map_lookup_elem(fd, &zero, &h) != 0) {
+    b->rewalk_failed++;
+    return -1;
+  }
+  *nuser = h.nuser < PROF_BPF_MAX_FRAMES ? h.nuser : PROF_BPF_MAX_FRAMES;
+  memcpy(ips, h.ips, *nuser * sizeof *ips);
+  *end = h.end;
+  b->rewalked++;
+  return 0;
+}
+
+/* May a held sample be unwound in gorc-prof?  */
+static int unwind_here(const struct prof_bpf *b)
+{
+  return !b->kernel_only;
 }
 
 /* ---- the report ---- */
@@ -454,10 +503,12 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
   uint64_t ns, runs, frames = stat_sum(b, PROF_BPF_STAT_FRAMES);
   run_time(b, &ns, &runs);
   fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full), %llu user "
-          "frames (limit %d a stack), %llu stacks copied (a table not loaded yet)\n",
+          "frames (limit %d a stack), %llu stacks copied (a table not loaded yet), walked again in the kernel: %llu, "
+          "%llu failed\n",
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_LOST), (unsigned long long)frames,
-          PROF_BPF_MAX_FRAMES, (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED));
+          PROF_BPF_MAX_FRAMES, (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED),
+          (unsigned long long)b->rewalked, (unsigned long long)b->rewalk_failed);
   if (runs && b->stats_fd >= 0)
     fprintf(f, "gorc-prof: BPF run time: %.0f ns per sample, %.1f ns per frame (the kernel's "
             "BPF statistics)\n", (double)ns / (double)runs,
@@ -505,6 +556,14 @@ void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
   (void)b; (void)fn; (void)arg;
 }
 void prof_bpf_report(const struct prof_bpf *b, FILE *f) { (void)b; (void)f; }
+static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct prof_bpf_regs *r,
+                  const uint8_t *stack, uint32_t bytes, uint64_t *ips, unsigned *nuser,
+                  int8_t *end)
+{
+  (void)b; (void)p; (void)r; (void)stack; (void)bytes; (void)ips; (void)nuser; (void)end;
+  return -1;
+}
+static int unwind_here(const struct prof_bpf *b) { (void)b; return 1; }
 void prof_bpf_close(struct prof_bpf *b) { (void)b; }
 
 #endif
@@ -524,28 +583,42 @@ static int32_t profile_end(int8_t end)
     return PROF_WALK_NO_TABLE;
   case PROF_BPF_END_BAD:
     return PROF_WALK_BAD;
+  case PROF_BPF_END_TRUNCATED:
+    return PROF_WALK_TRUNCATED;
   default:
     return PROF_WALK_NO_INFO;
   }
 }
 
 /* A sample whose walk met a module without a table yet: its stack copy
-   unwound here, now that its mappings are known (as --unwind=copy).  */
-static void feed_copy(struct prof_data *d, struct prof_proc *p, const struct prof_bpf_sample *s,
-                      const uint64_t *kips, const uint8_t *after)
+   walked again in the kernel, now that its mappings are known and their
+   tables loaded; unwound here (as --unwind=copy) where that fails.  */
+static void feed_copy(struct prof_bpf *b, struct prof_data *d, struct prof_proc *p,
+                      const struct prof_bpf_sample *s, const uint64_t *kips,
+                      const uint8_t *after)
 {
   static uint64_t uips[GORC_PROF_MAX_DEPTH];
   struct prof_bpf_regs r;
   unsigned nuser = 0;
+  int8_t bpf_end;
+  enum prof_walk_end end;
   memcpy(&r, after, sizeof r);
-  struct gorc_perf_regs regs = { r.ip, r.sp, r.bp, r.bx, GORC_PERF_REGS_MASK };
-  enum prof_walk_end end = prof_unwind(&p->space, &regs, after + sizeof r, s->stack_bytes, uips,
-                                       GORC_PROF_MAX_DEPTH, &nuser);
   d->stack_bytes += s->stack_bytes;
+  if (rewalk(b, p, &r, after + sizeof r, s->stack_bytes, uips, &nuser, &bpf_end) == 0) {
+    end = profile_end(bpf_end);
+  } else if (!unwind_here(b)) {
+    end = PROF_WALK_NO_TABLE;
+    uips[0] = r.ip;
+    nuser = 1;
+  } else {
+    struct gorc_perf_regs regs = { r.ip, r.sp, r.bp, r.bx, GORC_PERF_REGS_MASK };
+    end = prof_unwind(&p->space, &regs, after + sizeof r, s->stack_bytes, uips,
+                      GORC_PROF_MAX_DEPTH, &nuser);
+  }
   prof_proc_add_sample(p, s->time, s->tid, end, kips, s->nkernel, uips, nuser);
 }
 
-void prof_bpf_feed(struct prof_data *d, const void *rec, size_t len)
+void prof_bpf_feed(struct prof_bpf *b, struct prof_data *d, const void *rec, size_t len)
 {
   struct prof_bpf_sample s;
   if (len < sizeof s)
@@ -561,7 +634,7 @@ void prof_bpf_feed(struct prof_data *d, const void *rec, size_t len)
   /* the ring buffer's 8-byte header counts too */
   d->record_bytes += 8 + ((len + 7) & ~(size_t)7);
   if (s.stack_bytes)
-    feed_copy(d, p, &s, ips, (const uint8_t *)(ips + n));
+    feed_copy(b, d, p, &s, ips, (const uint8_t *)(ips + n));
   else if (n > 0)
     prof_proc_add_sample(p, s.time, s.tid, profile_end(s.end), ips, s.nkernel, ips + s.nkernel,
                          s.nuser);

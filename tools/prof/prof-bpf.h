@@ -11,6 +11,8 @@
      states  array, state id -> struct gorc_state (gorc/format.h): the
              distinct states of every table;
      samples the ring buffer of struct prof_bpf_sample;
+     held    array, one struct prof_bpf_held: a copied sample walked
+             again (prof_rewalk);
      stats   per-CPU counters (enum prof_bpf_stat).  */
 
 #ifndef GORC_PROF_BPF_H
@@ -69,6 +71,7 @@ struct prof_bpf_proc {
    what only the BPF walker meets.  */
 enum prof_bpf_end {
   PROF_BPF_END_COMPLETE = 0,
+  PROF_BPF_END_TRUNCATED = -1,   /* a held sample's stack copy ended */
   PROF_BPF_END_DEPTH = 1,        /* PROF_BPF_MAX_FRAMES frames, not the end */
   PROF_BPF_END_KERNEL = 3,       /* no user part (a kernel thread, idle) */
   PROF_BPF_END_NO_INFO = -2,     /* code without a state (or no file) */
@@ -80,9 +83,9 @@ enum prof_bpf_end {
 };
 
 /* Bytes of user stack a sample copies when its walk meets a module (or
-   process) whose table is not loaded yet: gorc-prof unwinds that copy
-   (as --unwind=copy does) once the mapping is known, instead of a
-   stack cut short.  */
+   process) whose table is not loaded yet: gorc-prof has it walked again
+   in the kernel (struct prof_bpf_held) once the mapping is known and
+   its tables loaded, instead of a stack cut short.  */
 #define PROF_BPF_COPY 8192
 
 /* One sample in the ring buffer: the header, then NKERNEL kernel
@@ -102,6 +105,22 @@ struct prof_bpf_sample {
 
 struct prof_bpf_regs {
   uint64_t ip, sp, bp, bx;
+};
+
+/* A sample copied because its process's tables were not loaded: once
+   they are, gorc-prof writes it here with the process's mappings as
+   they were at the sample, and runs prof_rewalk, which walks the copy
+   with the sample's own steps and writes NUSER addresses and END
+   (the "held" map's one value).  */
+struct prof_bpf_held {
+  struct prof_bpf_proc proc;
+  struct prof_bpf_regs regs;
+  uint32_t stack_bytes;
+  uint16_t nuser;
+  int8_t end;
+  uint8_t pad;
+  uint64_t ips[PROF_BPF_MAX_FRAMES];
+  uint8_t stack[PROF_BPF_COPY + 8];    /* (8: a word read at the end, for the verifier) */
 };
 
 enum prof_bpf_stat {
@@ -137,8 +156,10 @@ void prof_bpf_forget(struct prof_bpf *b, pid_t pid);
    addresses, LEN bytes).  */
 typedef void prof_bpf_sample_fn(void *arg, const void *rec, size_t len, uint64_t time);
 void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg);
-/* Add the sample REC (LEN bytes, from prof_bpf_drain) to D.  */
-void prof_bpf_feed(struct prof_data *d, const void *rec, size_t len);
+/* Add the sample REC (LEN bytes, from prof_bpf_drain) to D, in time
+   order (a copied stack is walked again with the mappings D has for its
+   process then).  */
+void prof_bpf_feed(struct prof_bpf *b, struct prof_data *d, const void *rec, size_t len);
 /* The walker's figures: its maps' memory against the records' and
    .eh_frame's bytes, the kernel's run time per sample and frame.  */
 void prof_bpf_report(const struct prof_bpf *b, FILE *f);

@@ -205,8 +205,13 @@ static void attr_init(struct recorder *r)
     a->sample_regs_user = 0;
     a->sample_stack_user = 0;
     a->exclude_kernel = r->o->user_only;
-    a->watermark = 0;
-    a->wakeup_events = 1;
+    /* wakeup_events counts samples only, and perf writes none (the
+       program returns 0): a watermark of one byte wakes gorc-prof at
+       every mmap, comm, fork and exit record instead of at its 50 ms
+       poll timeout, which let a short exec'd program run out before
+       its mappings were read */
+    a->watermark = 1;
+    a->wakeup_watermark = 1;
     a->disabled = 1;
   }
   r->layout.sample_type = a->sample_type;
@@ -587,7 +592,7 @@ static void feed_until(struct recorder *r, uint64_t horizon)
   size_t k = 0, sorted = r->npend;
   for (; k < sorted && r->pend[k].time < horizon; k++) {
     if (r->pend[k].bpf)
-      prof_bpf_feed(r->d, r->pend[k].rec, r->pend[k].len);
+      prof_bpf_feed(r->bpf, r->d, r->pend[k].rec, r->pend[k].len);
     else
       prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
     free(r->pend[k].rec);
