@@ -53,9 +53,10 @@ MIRROR=${GORC_SID_MIRROR:-$(host_mirror)}
 
 # The packages beyond deps.sh's: the compilers whose deps.sh runs install
 # the rest, and the tools the build, the testsuite and make bench use
-# (xz: bench/sframe-v3.sh unpacks Debian's .orig.tar.xz sources).
+# (bench/sframe-v3.sh: xz unpacks Debian's .orig.tar.xz sources, tclsh
+# makes sqlite3's amalgamation).
 base_packages() {
-  local v pkgs="make ca-certificates xz-utils"
+  local v pkgs="make ca-certificates xz-utils tcl"
   for v in $VERSIONS; do pkgs="$pkgs gcc-$v g++-$v"; done
   echo "$pkgs"
 }
