@@ -74,6 +74,21 @@ static long crash_count(const char *s)
   return digits ? v : -1;
 }
 
+/* Is the trace line [LINE, END) a frame of function FN?  glibc's symbol
+   tables name some functions by an alias with "__" in front, depending
+   on the version (glibc 2.43: __clone3), so that name counts too.  */
+static int frame_of(const char *line, const char *end, const char *fn)
+{
+  char name[128];
+  snprintf(name, sizeof name, " in %s+0x", fn);
+  const char *found = strstr(line, name);
+  if (found && found < end)
+    return 1;
+  snprintf(name, sizeof name, " in __%s+0x", fn);
+  found = strstr(line, name);
+  return found && found < end;
+}
+
 /* Why TRACE is not a complete, collapsed trace of the recursion through
    RECURSE+0x... of at least MIN_DEPTH frames, after frame #0, followed by
    the frames named TAIL[0..NTAIL) in that order (each " in NAME+0x"),
@@ -133,27 +148,18 @@ static const char *crash_trace_problem(const char *trace, const char *recurse, l
       snprintf(why, sizeof why, "the line after frame #%ld is not frame #%ld", frame - 1, frame);
       return why;
     }
-    if (next < ntail) {
-      /* glibc's symbol tables name some functions by an alias with "__"
-         in front, depending on the version (glibc 2.43: __clone3) */
-      snprintf(name, sizeof name, " in %s+0x", tail[next]);
-      const char *found = strstr(line, name);
-      snprintf(name, sizeof name, " in __%s+0x", tail[next]);
-      const char *alias = strstr(line, name);
-      if ((found && found < line_end) || (alias && alias < line_end))
-        next++;
-    }
+    if (next < ntail && frame_of(line, line_end, tail[next]))
+      next++;
     line = line_end + 1;
   }
   if (next < ntail) {
     snprintf(why, sizeof why, "%s not in the trace after the run, in order", tail[next]);
     return why;
   }
-  snprintf(name, sizeof name, " in %s+0x", tail[ntail - 1]);
   const char *last_line = line - 1;
   while (last_line > trace && last_line[-1] != '\n')
     last_line--;
-  if (!strstr(last_line, name))
+  if (!frame_of(last_line, line - 1, tail[ntail - 1]))
     return "the trace does not end with the last expected frame";
   return NULL;
 }
