@@ -157,9 +157,9 @@ build_libs() {
   [ "$kind" = fp ] && cflags=(-O2 -fPIC -fno-omit-frame-pointer)
   stale "$dir/libchain0.so" "$0" || return 0
   echo "unwind: libs: building $N_LIBS libraries ($kind) in $dir (log: $log)"
-  : >"$log"
   rm -rf "$dir"
   mkdir -p "$dir"
+  : >"$log"
   for k in $(seq 0 $((N_LIBS - 1))); do
     gen_lib_source "$k" >"$dir/chain$k.c"
   done
