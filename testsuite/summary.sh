@@ -4,7 +4,9 @@
 # Reads OUTDIR/*.sum and prints, last, exactly "N passed, M failed" where
 #   passed = PASS + XFAIL
 #   failed = FAIL + XPASS + UNRESOLVED + ERROR (harness errors)
-# preceded by a line with the UNSUPPORTED and UNTESTED counts.  Exits 1
+# preceded by a line with the UNSUPPORTED and UNTESTED counts, and those
+# by every line that failed, named by its .sum file (so a log that keeps
+# only the end still says what failed and where).  Exits 1
 # if M > 0 or N == 0 (nothing ran), 2 if there is no .sum file.
 set -u
 dir=${1:-out}
@@ -18,6 +20,7 @@ count() {
     # Lines "KIND: ..." at the start of a line, over all .sum files.
     cat "$@" | grep -c "^$kind: " || true
 }
+grep -HE "^(FAIL|XPASS|UNRESOLVED|ERROR): " "$@" || true
 kind=PASS; pass=$(count "$@")
 kind=XFAIL; xfail=$(count "$@")
 kind=FAIL; fail=$(count "$@")
