@@ -150,12 +150,66 @@ static void *thread_altstack(void)
   return map;
 }
 
+/* The altstacks given to the threads running at the install, on their
+   request (give_running_threads_altstacks): libgorc does not see those
+   threads end, so each altstack is kept here with its thread's id and
+   unmapped once that thread is gone (release_ended_threads_altstacks).
+   A slot is taken by its tid (0 to tid), then its map is set; it is
+   given back by its map (map to NULL, so that one caller unmaps it),
+   then its tid.  Past CRASH_REQUESTED_MAX threads at the install, the
+   others' altstacks stay mapped when they end.  */
+#define CRASH_REQUESTED_MAX 1024
+static struct requested_altstack {
+  int tid;
+  void *map;
+} requested_altstacks[CRASH_REQUESTED_MAX];
+
+static void keep_requested_altstack(int tid, void *map)
+{
+  for (unsigned i = 0; i < CRASH_REQUESTED_MAX; i++) {
+    struct requested_altstack *slot = &requested_altstacks[i];
+    int free_tid = 0;
+    if (__atomic_compare_exchange_n(&slot->tid, &free_tid, tid, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED)) {
+      __atomic_store_n(&slot->map, map, __ATOMIC_RELEASE);
+      return;
+    }
+  }
+}
+
+/* Unmaps the kept altstacks of the threads that have ended: tgkill's
+   signal 0 says ESRCH once a thread is gone (a thread that ended and
+   whose tid is already reused keeps its altstack until that one ends
+   too).  Async-signal-safe; errno kept.  */
+static void release_ended_threads_altstacks(void)
+{
+  int saved = errno;
+  pid_t pid = getpid();
+  for (unsigned i = 0; i < CRASH_REQUESTED_MAX; i++) {
+    struct requested_altstack *slot = &requested_altstacks[i];
+    void *map = __atomic_load_n(&slot->map, __ATOMIC_ACQUIRE);
+    int tid = __atomic_load_n(&slot->tid, __ATOMIC_RELAXED);
+    if (!map || syscall(SYS_tgkill, pid, tid, 0) == 0 || errno != ESRCH)
+      continue;
+    if (__atomic_compare_exchange_n(&slot->map, &map, NULL, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_RELAXED)) {
+      munmap(map, CRASH_GUARD + CRASH_THREAD_ALTSTACK);
+      __atomic_store_n(&slot->tid, 0, __ATOMIC_RELEASE);
+    }
+  }
+  errno = saved;
+}
+
 /* A thread started after the install (by pthread_create, through
-   libgorc's wrapper: thread.c) sets up its altstack at its start.
+   libgorc's wrapper: thread.c) sets up its altstack at its start, and
+   first frees those of the threads of the install that have ended.
    Returns it, for gorc_rt_crash_thread_end, or NULL.  */
 void *gorc_rt_crash_thread_begin(void)
 {
-  return gorc_rt_crash_installed() ? thread_altstack() : NULL;
+  if (!gorc_rt_crash_installed())
+    return NULL;
+  release_ended_threads_altstacks();
+  return thread_altstack();
 }
 
 /* The threads already running at the install cannot be wrapped: each is
@@ -168,8 +222,8 @@ void *gorc_rt_crash_thread_begin(void)
    handler, in that thread, sets up the altstack (in the signal frame
    too, which the return restores) and returns before the thread runs on
    (its system call, if it was in one, restarted where the kernel
-   restarts it: SA_RESTART).  Such an altstack stays mapped when its
-   thread ends: libgorc does not see that end.  */
+   restarts it: SA_RESTART).  The altstack is kept with its thread's id,
+   to be freed once that thread has ended (keep_requested_altstack).  */
 static const char altstack_request;
 
 static int is_altstack_request(const siginfo_t *si)
@@ -729,8 +783,11 @@ static void crash_handler(int sig, siginfo_t *si, void *uc)
   if (sig == SIGBUS && is_altstack_request(si)) {
     /* The return from the handler restores the altstack of the signal
        frame: that is the new one.  */
-    if (thread_altstack())
+    void *map = thread_altstack();
+    if (map) {
       sigaltstack(NULL, &((ucontext_t *)uc)->uc_stack);
+      keep_requested_altstack((int)syscall(SYS_gettid), map);
+    }
     errno = saved;
     return;
   }
