@@ -100,6 +100,8 @@ struct walk {
   struct prof_bpf_sample s;
   /* the addresses; or the kernel's, the registers and a stack copy */
   uint64_t ips[PROF_BPF_MAX_KERNEL + 4 + PROF_BPF_COPY / 8];
+  uint32_t nkernel;           /* kernel addresses in ips */
+  uint32_t stack_bytes;       /* of a stack copy (end PROF_BPF_END_COPIED) */
   struct gorc_frame_regs f;
   struct prof_bpf_regs first;  /* the user registers at the sample */
   uint64_t chunk_base;        /* chunk holds [chunk_base, chunk_base + PROF_BPF_CHUNK) */
@@ -284,7 +286,7 @@ static long loop_frame(uint32_t i, void *arg)
   (void)i;
   if (step(w, c->proc))
     return 1;
-  uint32_t at = w->s.nkernel + w->nuser;
+  uint32_t at = w->nkernel + w->nuser;
   if (at >= PROF_BPF_MAX_KERNEL + PROF_BPF_MAX_FRAMES || w->nuser >= PROF_BPF_MAX_FRAMES) {
     w->end = PROF_BPF_END_DEPTH;
     return 1;
@@ -307,7 +309,7 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
   w->f.known = GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX;
   w->first = *r;
   w->chunk_base = 0;
-  uint32_t at = w->s.nkernel;
+  uint32_t at = w->nkernel;
   if (at >= PROF_BPF_MAX_KERNEL)
     at = PROF_BPF_MAX_KERNEL;
   w->ips[at] = w->f.ip;
@@ -344,7 +346,7 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
    kernel's addresses.  */
 static void copy_stack(struct walk *w)
 {
-  uint32_t at = w->s.nkernel & 127;   /* (PROF_BPF_MAX_KERNEL: for the verifier) */
+  uint32_t at = w->nkernel & 127;   /* (PROF_BPF_MAX_KERNEL: for the verifier) */
   __builtin_memcpy(&w->ips[at], &w->first, sizeof w->first);
   void *dst = &w->ips[at + 4];
   const void *sp = (const void *)w->first.sp;
@@ -363,7 +365,9 @@ static void copy_stack(struct walk *w)
   /* the buffer holds the last read: the good one again when that failed */
   if (good > 0 && good < PROF_BPF_COPY && bpf_probe_read_user(dst, good, sp) != 0)
     good = 0;
-  w->s.stack_bytes = good;
+  w->stack_bytes = good;
+  if (good)
+    w->end = PROF_BPF_END_COPIED;
   w->nuser = good ? 0 : 1;    /* nothing read: the registers' ip alone */
   if (good)
     count(PROF_BPF_STAT_COPIED, 1);
@@ -377,29 +381,28 @@ int prof_sample(void *ctx)
   if (!w)
     return 0;
   uint64_t id = bpf_get_current_pid_tgid();
+  uint32_t pid = (uint32_t)(id >> 32);
   w->s.time = bpf_ktime_get_ns();
-  w->s.pid = (uint32_t)(id >> 32);
-  w->s.tid = (uint32_t)id;
-  w->s.nkernel = 0;
-  w->s.stack_bytes = 0;
+  w->s.pid = pid;
+  w->nkernel = 0;
+  w->stack_bytes = 0;
   w->from_held = 0;
   count(PROF_BPF_STAT_SAMPLES, 1);
   if (kernel_frames) {
     long n = bpf_get_stack(ctx, w->ips, PROF_BPF_MAX_KERNEL * 8, 0);
     if (n > 0)
-      w->s.nkernel = (uint8_t)(n / 8);
+      w->nkernel = (uint32_t)(n / 8);
   }
-  if (w->s.pid == 0)
+  if (pid == 0)
     w->end = PROF_BPF_END_KERNEL, w->nuser = 0;
   else
-    walk_user(w, bpf_get_current_task_btf(), w->s.pid);
+    walk_user(w, bpf_get_current_task_btf(), pid);
   if ((w->end == PROF_BPF_END_NO_TABLE || w->end == PROF_BPF_END_NO_MAPPING))
     copy_stack(w);
-  w->s.nuser = (uint16_t)w->nuser;
-  w->s.end = (int8_t)w->end;
-  uint64_t size = sizeof w->s + 8 * (uint64_t)(w->s.nkernel + w->nuser);
-  if (w->s.stack_bytes)
-    size = sizeof w->s + 8 * (uint64_t)(w->s.nkernel + 4) + w->s.stack_bytes;
+  w->s.tid_end = PROF_BPF_TID_END((uint32_t)id, w->end);
+  uint64_t size = sizeof w->s + 8 * (uint64_t)(w->nkernel + w->nuser);
+  if (w->stack_bytes)
+    size = sizeof w->s + 8 * (uint64_t)(w->nkernel + 4) + w->stack_bytes;
   if (size > sizeof w->s + sizeof w->ips)
     size = sizeof w->s + sizeof w->ips;
   if (bpf_ringbuf_output(&samples, &w->s, size, BPF_RB_NO_WAKEUP) != 0)
@@ -420,7 +423,7 @@ int prof_rewalk(void *ctx)
   if (!w || !h)
     return -1;
   w->from_held = 1;
-  w->s.nkernel = 0;
+  w->nkernel = 0;
   struct prof_bpf_regs r = h->regs;
   walk_from(w, &r, &h->proc);
   h->nuser = (uint16_t)w->nuser;

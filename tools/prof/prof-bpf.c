@@ -27,6 +27,7 @@
 #include "prof-bpf.skel.h"
 
 _Static_assert(PROF_BPF_MAX_FRAMES == GORC_PROF_MAX_DEPTH, "one depth limit for both modes");
+_Static_assert(sizeof(struct prof_bpf_sample) == 16, "a sample's header is 16 bytes (docs/PROFILER.md)");
 
 /* A module's table, by the module cache's module (one per file).  */
 struct table {
@@ -591,11 +592,12 @@ static int32_t profile_end(int8_t end)
 }
 
 /* A sample whose walk met a module without a table yet: its stack copy
-   walked again in the kernel, now that its mappings are known and their
-   tables loaded; unwound here (as --unwind=copy) where that fails.  */
+   (STACK_BYTES after the registers at AFTER) walked again in the kernel,
+   now that its mappings are known and their tables loaded; unwound here
+   (as --unwind=copy) where that fails.  */
 static void feed_copy(struct prof_bpf *b, struct prof_data *d, struct prof_proc *p,
-                      const struct prof_bpf_sample *s, const uint64_t *kips,
-                      const uint8_t *after)
+                      const struct prof_bpf_sample *s, const uint64_t *kips, unsigned nkernel,
+                      const uint8_t *after, uint32_t stack_bytes)
 {
   static uint64_t uips[GORC_PROF_MAX_DEPTH];
   struct prof_bpf_regs r;
@@ -603,8 +605,8 @@ static void feed_copy(struct prof_bpf *b, struct prof_data *d, struct prof_proc 
   int8_t bpf_end;
   enum prof_walk_end end;
   memcpy(&r, after, sizeof r);
-  d->stack_bytes += s->stack_bytes;
-  if (rewalk(b, p, &r, after + sizeof r, s->stack_bytes, uips, &nuser, &bpf_end) == 0) {
+  d->stack_bytes += stack_bytes;
+  if (rewalk(b, p, &r, after + sizeof r, stack_bytes, uips, &nuser, &bpf_end) == 0) {
     end = profile_end(bpf_end);
   } else if (!unwind_here(b)) {
     end = PROF_WALK_NO_TABLE;
@@ -612,30 +614,32 @@ static void feed_copy(struct prof_bpf *b, struct prof_data *d, struct prof_proc 
     nuser = 1;
   } else {
     struct gorc_perf_regs regs = { r.ip, r.sp, r.bp, r.bx, GORC_PERF_REGS_MASK };
-    end = prof_unwind(&p->space, &regs, after + sizeof r, s->stack_bytes, uips,
+    end = prof_unwind(&p->space, &regs, after + sizeof r, stack_bytes, uips,
                       GORC_PROF_MAX_DEPTH, &nuser);
   }
-  prof_proc_add_sample(p, s->time, s->tid, end, kips, s->nkernel, uips, nuser);
+  prof_proc_add_sample(p, s->time, PROF_BPF_TID(s->tid_end), end, kips, nkernel, uips, nuser);
 }
 
 void prof_bpf_feed(struct prof_bpf *b, struct prof_data *d, const void *rec, size_t len)
 {
   struct prof_bpf_sample s;
-  if (len < sizeof s)
+  if (len < sizeof s || (len - sizeof s) % 8 != 0)
     return;
   memcpy(&s, rec, sizeof s);
-  size_t n = (size_t)s.nkernel + s.nuser;
-  size_t want = sizeof s + 8 * n
-                + (s.stack_bytes ? sizeof(struct prof_bpf_regs) + s.stack_bytes : 0);
-  if (len < want)
-    return;
   const uint64_t *ips = (const uint64_t *)((const uint8_t *)rec + sizeof s);
+  size_t n = (len - sizeof s) / 8, nkernel = 0;
+  while (nkernel < n && nkernel < PROF_BPF_MAX_KERNEL && PROF_BPF_KERNEL_ADDR(ips[nkernel]))
+    nkernel++;
   struct prof_proc *p = prof_proc_get(d, (pid_t)s.pid);
   /* the ring buffer's 8-byte header counts too */
-  d->record_bytes += 8 + ((len + 7) & ~(size_t)7);
-  if (s.stack_bytes)
-    feed_copy(b, d, p, &s, ips, (const uint8_t *)(ips + n));
-  else if (n > 0)
-    prof_proc_add_sample(p, s.time, s.tid, profile_end(s.end), ips, s.nkernel, ips + s.nkernel,
-                         s.nuser);
+  d->record_bytes += 8 + len;
+  if (PROF_BPF_END(s.tid_end) == PROF_BPF_END_COPIED) {
+    size_t regs_words = sizeof(struct prof_bpf_regs) / 8;
+    if (n - nkernel >= regs_words)
+      feed_copy(b, d, p, &s, ips, (unsigned)nkernel, (const uint8_t *)(ips + nkernel),
+                (uint32_t)(8 * (n - nkernel - regs_words)));
+  } else if (n > 0) {
+    prof_proc_add_sample(p, s.time, PROF_BPF_TID(s.tid_end), profile_end(PROF_BPF_END(s.tid_end)),
+                         ips, (unsigned)nkernel, ips + nkernel, (unsigned)(n - nkernel));
+  }
 }

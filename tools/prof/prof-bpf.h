@@ -77,9 +77,11 @@ enum prof_bpf_end {
   PROF_BPF_END_NO_INFO = -2,     /* code without a state (or no file) */
   PROF_BPF_END_BAD = -3,         /* a wild stack: an unreadable word, wrong direction */
   PROF_BPF_END_NO_TABLE = -4,    /* a module whose table is not loaded (yet) */
-  PROF_BPF_END_NO_MAPPING = -5   /* an address in no mapping the walker has: a process or
+  PROF_BPF_END_NO_MAPPING = -5,  /* an address in no mapping the walker has: a process or
                                     mapping not reported yet, or not code (gorc-prof decides
                                     from the stack's copy) */
+  PROF_BPF_END_COPIED = -6       /* (a sample's only) NO_TABLE or NO_MAPPING, the stack
+                                    copied: walked again once the tables are there */
 };
 
 /* Bytes of user stack a sample copies when its walk meets a module (or
@@ -88,20 +90,28 @@ enum prof_bpf_end {
    its tables loaded, instead of a stack cut short.  */
 #define PROF_BPF_COPY 8192
 
-/* One sample in the ring buffer: the header, then NKERNEL kernel
-   addresses, then NUSER user addresses, innermost first; or, when
-   STACK_BYTES is not 0, the user registers (struct prof_bpf_regs) and
-   STACK_BYTES of the stack from their sp in place of the user
-   addresses (NUSER 0).  */
+/* One sample in the ring buffer: the 16-byte header, then the kernel
+   addresses, innermost first, then either the user addresses,
+   innermost first, or (end PROF_BPF_END_COPIED) the user registers
+   (struct prof_bpf_regs) and the stack's copy from their sp.  The
+   record's length says the rest: kernel addresses are the leading ones
+   in the kernel's half of the address space (PROF_BPF_KERNEL_ADDR; no
+   user address is), the user addresses fill what follows, and a copy's
+   stack bytes are what follows its registers.  Every byte counts: the
+   ring buffer adds its own 8-byte header, so a sample costs 24 bytes
+   and 8 per frame.  */
 struct prof_bpf_sample {
   uint64_t time;                 /* CLOCK_MONOTONIC ns, as perf's clockid */
-  uint32_t pid, tid;
-  uint16_t nuser;
-  uint8_t nkernel;
-  int8_t end;                    /* enum prof_bpf_end */
-  uint32_t stack_bytes;
+  uint32_t pid;
+  uint32_t tid_end;              /* PROF_BPF_TID_END: the tid, how the user walk ended */
   /* then the addresses */
 };
+/* pid_max is at most 2^22 (the kernel's PID_MAX_LIMIT): a tid fits 24
+   bits, and enum prof_bpf_end the 8 above them.  */
+#define PROF_BPF_TID_END(tid, end) ((uint32_t)(tid) | (uint32_t)(uint8_t)(end) << 24)
+#define PROF_BPF_TID(tid_end) ((tid_end) & 0xffffffu)
+#define PROF_BPF_END(tid_end) ((int8_t)((tid_end) >> 24))
+#define PROF_BPF_KERNEL_ADDR(a) ((int64_t)(a) < 0)
 
 struct prof_bpf_regs {
   uint64_t ip, sp, bp, bx;
