@@ -42,7 +42,7 @@ struct inner_table {
   __uint(map_flags, BPF_F_INNER_MAP);
   __uint(max_entries, 1);
   __type(key, uint32_t);
-  __type(value, uint64_t);
+  __type(value, uint32_t[PROF_BPF_BLOCK_SLOTS]);   /* a struct prof_bpf_block (prof-bpf.h) */
 };
 
 struct {
@@ -186,34 +186,56 @@ static const struct prof_bpf_map *find_map(const struct prof_bpf_proc *proc, uin
   return pc < m->end ? m : NULL;
 }
 
-/* The state id of file address PC in the table of MODULE (NROWS rows):
-   the last row at or below PC; PROF_BPF_STATE_NONE below the first.  A
-   global function, so that the verifier checks it once, not once per
-   path into it.  */
-__attribute__((noinline)) uint32_t find_state(uint32_t module, uint32_t nrows, uint32_t pc)
+/* The last of BLOCK's slots whose value above SHIFT bits is at most KEY
+   (the slots ascending that way), -1 when none is.  */
+static int block_search(const struct prof_bpf_block *block, uint32_t key, uint32_t shift)
 {
-  void *table = bpf_map_lookup_elem(&tables, &module);
-  uint32_t lo = 0, hi = nrows;
-  /* no rows: the process's entry was written before its table was built */
-  if (!table || nrows == 0)
-    return PROF_BPF_STATE_NO_TABLE;
-  for (int i = 0; i < PROF_BPF_SEARCH_STEPS; i++) {
+  uint32_t lo = 0, hi = PROF_BPF_BLOCK_SLOTS;
+  for (int i = 0; i <= PROF_BPF_BLOCK_BITS; i++) {
     if (lo >= hi)
       break;
     uint32_t mid = (lo + hi) / 2;
-    const uint64_t *row = bpf_map_lookup_elem(table, &mid);
-    if (!row)
-      return PROF_BPF_STATE_NONE;
-    if (PROF_BPF_ROW_PC(*row) <= pc)
+    if ((block->slot[mid & (PROF_BPF_BLOCK_SLOTS - 1)] >> shift) <= key)
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (lo == 0 || lo < hi)     /* lo < hi: more rows than the steps search */
+  return (int)lo - 1;
+}
+
+/* The state id of file address PC in the table of MODULE (NLEAVES
+   leaves, prof-bpf.h): from the root's index down to a leaf, then the
+   last row at or below PC; PROF_BPF_STATE_NONE below the first.  A
+   global function, so that the verifier checks it once, not once per
+   path into it.  */
+__attribute__((noinline)) uint32_t find_state(uint32_t module, uint32_t nleaves, uint32_t pc)
+{
+  uint32_t depth, first[PROF_BPF_MAX_LEVELS + 1], block = 0, pos = 0, leaf_pc = 0;
+  void *table = bpf_map_lookup_elem(&tables, &module);
+  /* no leaves: the process's entry was written before its table was built */
+  if (!table || prof_bpf_tree(nleaves, &depth, first) != 0)
+    return PROF_BPF_STATE_NO_TABLE;
+  for (uint32_t l = 0; l < PROF_BPF_MAX_LEVELS; l++) {
+    if (l >= depth)
+      break;
+    const struct prof_bpf_block *index = bpf_map_lookup_elem(table, &block);
+    if (!index)
+      return PROF_BPF_STATE_NONE;
+    int j = block_search(index, pc, 0);
+    if (j < 0)
+      return PROF_BPF_STATE_NONE;
+    leaf_pc = index->slot[j & (PROF_BPF_BLOCK_SLOTS - 1)];
+    pos = (pos << PROF_BPF_BLOCK_BITS) + (uint32_t)j;
+    block = first[l + 1] + pos;
+  }
+  const struct prof_bpf_block *leaf = bpf_map_lookup_elem(table, &block);
+  if (!leaf)
     return PROF_BPF_STATE_NONE;
-  uint32_t at = lo - 1;
-  const uint64_t *row = bpf_map_lookup_elem(table, &at);
-  return row ? PROF_BPF_ROW_STATE(*row) : PROF_BPF_STATE_NONE;
+  uint32_t delta = pc - leaf_pc;
+  int j = block_search(leaf, delta < 0xffff ? delta : 0xffff, 16);
+  if (j < 0)
+    return PROF_BPF_STATE_NONE;
+  return PROF_BPF_LEAF_STATE(leaf->slot[j & (PROF_BPF_BLOCK_SLOTS - 1)]);
 }
 
 static int32_t walk_end(int rc)
@@ -252,7 +274,7 @@ static int step(struct walk *w, const struct prof_bpf_proc *proc)
     w->end = PROF_BPF_END_NO_INFO;
     return 1;
   }
-  uint32_t id = find_state(m->module, m->nrows, (uint32_t)(pc - m->bias));
+  uint32_t id = find_state(m->module, m->nleaves, (uint32_t)(pc - m->bias));
   if (id == PROF_BPF_STATE_NO_TABLE) {
     w->end = PROF_BPF_END_NO_TABLE;
     return 1;

@@ -33,7 +33,7 @@ _Static_assert(sizeof(struct prof_bpf_sample) == 16, "a sample's header is 16 by
 struct table {
   const struct prof_module *mod;
   uint32_t id;                /* PROF_BPF_NO_MODULE: it could not be loaded */
-  uint32_t nrows;             /* 0: not built yet */
+  uint32_t nleaves;           /* 0: not built yet */
 };
 
 /* A row being built, in order of address, then of arrival.  */
@@ -289,40 +289,108 @@ static void add_sigreturns(struct builder *bu)
 
 /* The rows as the map holds them: a row only where the state changes
    (of rows at one address, the last holds).  0 when a row's address
-   does not fit 32 bits.  */
-static size_t packed_rows(const struct builder *bu, uint64_t **out)
+   does not fit 32 bits (PROF_BPF_INDEX_PAD is above every one).  */
+static size_t packed_rows(const struct builder *bu, struct build_row **out)
 {
-  uint64_t *v = prof_xmalloc((bu->n ? bu->n : 1) * sizeof *v);
+  struct build_row *v = prof_xmalloc((bu->n ? bu->n : 1) * sizeof *v);
   size_t k = 0;
   for (size_t i = 0; i < bu->n; i++) {
     const struct build_row *r = &bu->rows[i];
-    if (r->pc > UINT32_MAX) {
+    if (r->pc >= PROF_BPF_INDEX_PAD) {
       free(v);
       return 0;
     }
     if (i + 1 < bu->n && bu->rows[i + 1].pc == r->pc)
       continue;
-    if (k > 0 && PROF_BPF_ROW_STATE(v[k - 1]) == r->state)
+    if (k > 0 && v[k - 1].state == r->state)
       continue;
-    v[k++] = PROF_BPF_ROW(r->pc, r->state);
+    v[k++] = *r;
   }
   *out = v;
   return k;
 }
 
-/* An array map of the rows, put at ID in "tables".  0 or -1.  */
-static int table_load(struct prof_bpf *b, uint32_t id, const uint64_t *rows, uint32_t n)
+/* The blocks of a table (prof-bpf.h), and each leaf's lowest pc.  */
+struct blocks {
+  struct prof_bpf_block *v;
+  uint32_t *leaf_pc;
+  uint32_t nleaves, depth, first[PROF_BPF_MAX_LEVELS + 1];
+};
+
+/* ROWS (N) into leaves: a new leaf when one is full or a row is 64 KiB
+   or more past its leaf's first; the slots left over repeat the last
+   row.  The leaves counted (and made, when B->v is not NULL, at the
+   leaf level's place).  */
+static uint32_t make_leaves(const struct build_row *rows, size_t n, struct blocks *b)
 {
+  uint32_t leaves = 0, used = 0, base = 0;
+  struct prof_bpf_block *leaf = NULL;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t pc = (uint32_t)rows[i].pc;
+    if (leaves == 0 || used == PROF_BPF_BLOCK_SLOTS || pc - base > 0xffff) {
+      base = pc;
+      used = 0;
+      if (b->v) {
+        b->leaf_pc[leaves] = pc;
+        leaf = &b->v[b->first[b->depth] + leaves];
+      }
+      leaves++;
+    }
+    if (leaf)
+      for (uint32_t k = used; k < PROF_BPF_BLOCK_SLOTS; k++)
+        leaf->slot[k] = PROF_BPF_LEAF_ROW(pc - base, rows[i].state);
+    used++;
+  }
+  return leaves;
+}
+
+/* Each index level, from the one above the leaves up to the root: a
+   block's slots are the lowest pcs of its children (a leaf's first
+   row's; an index block's first slot), the slots left over
+   PROF_BPF_INDEX_PAD.  */
+static void make_index(struct blocks *b)
+{
+  for (uint32_t l = b->depth; l-- > 0;) {
+    uint32_t children = l + 1 == b->depth ? b->nleaves : b->first[l + 2] - b->first[l + 1];
+    for (uint32_t k = b->first[l]; k < b->first[l + 1]; k++)
+      for (uint32_t j = 0; j < PROF_BPF_BLOCK_SLOTS; j++) {
+        uint32_t child = (k - b->first[l]) * PROF_BPF_BLOCK_SLOTS + j;
+        b->v[k].slot[j] = child >= children     ? PROF_BPF_INDEX_PAD
+                          : l + 1 == b->depth ? b->leaf_pc[child]
+                                              : b->v[b->first[l + 1] + child].slot[0];
+      }
+  }
+}
+
+/* The blocks of the table of ROWS (N): 0, or -1 when it would need more
+   levels than the walker searches.  */
+static int make_blocks(const struct build_row *rows, size_t n, struct blocks *b)
+{
+  memset(b, 0, sizeof *b);
+  b->nleaves = make_leaves(rows, n, b);
+  if (prof_bpf_tree(b->nleaves, &b->depth, b->first) != 0)
+    return -1;
+  b->v = prof_xmalloc((b->first[b->depth] + (size_t)b->nleaves) * sizeof *b->v);
+  b->leaf_pc = prof_xmalloc(b->nleaves * sizeof *b->leaf_pc);
+  make_leaves(rows, n, b);
+  make_index(b);
+  return 0;
+}
+
+/* An array map of the blocks BL, put at ID in "tables".  0 or -1.  */
+static int table_load(struct prof_bpf *b, uint32_t id, const struct blocks *bl)
+{
+  uint32_t n = bl->first[bl->depth] + bl->nleaves;
   /* the flag of the outer map's template: each table sized its own */
   LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_INNER_MAP);
-  int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "gorc_table", 4, 8, n, &opts);
+  int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "gorc_table", 4, sizeof *bl->v, n, &opts);
   if (fd < 0)
     return -1;
   uint32_t *keys = prof_xmalloc(n * sizeof *keys);
   for (uint32_t i = 0; i < n; i++)
     keys[i] = i;
   uint32_t count = n;
-  int rc = bpf_map_update_batch(fd, keys, rows, &count, NULL);
+  int rc = bpf_map_update_batch(fd, keys, bl->v, &count, NULL);
   free(keys);
   if (rc == 0)
     rc = bpf_map_update_elem(bpf_map__fd(b->skel->maps.tables), &id, &fd, BPF_ANY);
@@ -334,26 +402,33 @@ static int table_load(struct prof_bpf *b, uint32_t id, const uint64_t *rows, uin
 static void table_build(struct prof_bpf *b, struct table *t)
 {
   struct builder bu = { .b = b };
-  uint64_t *rows = NULL, own_records, own_eh;
+  struct build_row *rows = NULL;
+  struct blocks bl = { 0 };
+  uint64_t own_records, own_eh;
   prof_module_rows(t->mod, on_row, &bu);
   add_sigreturns(&bu);
   size_t n = packed_rows(&bu, &rows);
-  if (n > 0 && n <= (1u << PROF_BPF_SEARCH_STEPS) && table_load(b, t->id, rows, (uint32_t)n) == 0) {
-    t->nrows = (uint32_t)n;
+  if (n > 0 && make_blocks(rows, n, &bl) == 0 && table_load(b, t->id, &bl) == 0) {
+    uint64_t bytes = (bl.first[bl.depth] + (uint64_t)bl.nleaves) * sizeof *bl.v;
+    t->nleaves = bl.nleaves;
     prof_module_sizes(t->mod, &own_records, &own_eh);
     if (own_records) {
       b->modules_records++;
       b->rows_records += n;
+      b->bytes_records += bytes;
       b->own_records += own_records;
     } else {
       b->modules_eh++;
       b->rows_eh += n;
+      b->bytes_eh += bytes;
       b->own_eh += own_eh;
     }
   } else {
     t->id = PROF_BPF_NO_MODULE;
     b->modules_failed++;
   }
+  free(bl.v);
+  free(bl.leaf_pc);
   free(rows);
   free(bu.rows);
   free(bu.sigreturns);
@@ -369,7 +444,7 @@ static const struct table *table_of(struct prof_bpf *b, const struct prof_module
                          SIZE_MAX);
   struct table *t = &b->tables[b->ntables++];
   t->mod = mod;
-  t->nrows = 0;
+  t->nleaves = 0;
   t->id = b->next_id < PROF_BPF_MAX_MODULES ? b->next_id++ : PROF_BPF_NO_MODULE;
   if (t->id == PROF_BPF_NO_MODULE)
     b->modules_failed++;
@@ -381,7 +456,7 @@ static int build_new_tables(struct prof_bpf *b)
 {
   int built = 0;
   for (size_t i = 0; i < b->ntables; i++)
-    if (b->tables[i].id != PROF_BPF_NO_MODULE && b->tables[i].nrows == 0) {
+    if (b->tables[i].id != PROF_BPF_NO_MODULE && b->tables[i].nleaves == 0) {
       table_build(b, &b->tables[i]);
       built = 1;
     }
@@ -403,7 +478,7 @@ static void proc_value(struct prof_bpf *b, const struct prof_proc *p, struct pro
     e->end = m->end;
     e->bias = m->bias;
     e->module = t ? t->id : PROF_BPF_NO_MODULE;
-    e->nrows = t ? t->nrows : 0;
+    e->nleaves = t ? t->nleaves : 0;
   }
 }
 
@@ -518,10 +593,10 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
           "of records (%.2fx); %zu from .eh_frame: %llu rows, %.1f KB for %.1f KB of .eh_frame "
           "(%.2fx); %zu states, %.1f KB; %zu modules without a table\n",
           b->modules_records, (unsigned long long)b->rows_records,
-          (double)b->rows_records * 8 / 1024, (double)b->own_records / 1024,
-          b->own_records ? (double)b->rows_records * 8 / (double)b->own_records : 0.0,
-          b->modules_eh, (unsigned long long)b->rows_eh, (double)b->rows_eh * 8 / 1024,
-          (double)b->own_eh / 1024, b->own_eh ? (double)b->rows_eh * 8 / (double)b->own_eh : 0.0,
+          (double)b->bytes_records / 1024, (double)b->own_records / 1024,
+          b->own_records ? (double)b->bytes_records / (double)b->own_records : 0.0,
+          b->modules_eh, (unsigned long long)b->rows_eh, (double)b->bytes_eh / 1024,
+          (double)b->own_eh / 1024, b->own_eh ? (double)b->bytes_eh / (double)b->own_eh : 0.0,
           b->nstates, (double)b->nstates * sizeof(struct gorc_state) / 1024, b->modules_failed);
 }
 

@@ -5,9 +5,9 @@
    Maps (prof-bpf.bpf.c declares them):
      procs   hash, pid -> struct prof_bpf_proc: the process's executable
              mappings, sorted by start;
-     tables  array of maps, module id -> an array of rows (PROF_BPF_ROW)
-             (one map per module, sized to its rows, loaded once for every
-             process that maps it);
+     tables  array of maps, module id -> the module's table, an array
+             of blocks (struct prof_bpf_block), one map per module sized
+             to it, loaded once for every process that maps it;
      states  array, state id -> struct gorc_state (gorc/format.h): the
              distinct states of every table;
      samples the ring buffer of struct prof_bpf_sample;
@@ -30,34 +30,88 @@
 /* Modules with a table at once, and distinct states over all tables.  */
 #define PROF_BPF_MAX_MODULES 1024
 #define PROF_BPF_MAX_STATES 16384
-/* Binary search steps over a table's rows: up to 2^22 rows.  */
-#define PROF_BPF_SEARCH_STEPS 22
 /* Bytes of user stack read at once (a read costs ~100 ns + 0.5 ns/byte
    on the VM of the project's figures: chunks, not words).  */
 #define PROF_BPF_CHUNK 256
 
+/* A table: a module's rows (from file address PC, the module's own
+   numbering, up to the next row's PC, the state of id STATE), in blocks
+   of PROF_BPF_BLOCK_SLOTS 32-bit slots, a tree searched from its root,
+   block 0, down to a leaf: one map lookup and a binary search in memory
+   a level (a lookup in an inner map is a helper call).
+   - An index block: each child's lowest PC, ascending; the slots left
+     over PROF_BPF_INDEX_PAD (above every PC).
+   - A leaf: rows, PROF_BPF_LEAF_ROW(PC - the leaf's lowest PC, STATE),
+     ascending; the slots left over repeat the last row.  A leaf's
+     rows span at most 64 KiB from its first.  4 bytes a row.
+   The blocks are stored level by level from the root, each level from
+   left to right with every block but its last full: the tree's shape
+   follows from its number of leaves (prof_bpf_tree), and the J-th child
+   of the P-th block of level L is block FIRST[L + 1] + P * 32 + J.  */
+#define PROF_BPF_BLOCK_SLOTS 32
+#define PROF_BPF_BLOCK_BITS 5       /* log2(PROF_BPF_BLOCK_SLOTS) */
+/* Index levels above the leaves: up to 32^4 leaves, 33 million rows.  */
+#define PROF_BPF_MAX_LEVELS 4
+#define PROF_BPF_INDEX_PAD 0xffffffffu
+#define PROF_BPF_LEAF_ROW(delta, state) ((uint32_t)(delta) << 16 | (uint16_t)(state))
+#define PROF_BPF_LEAF_DELTA(row) ((row) >> 16)
+#define PROF_BPF_LEAF_STATE(row) ((row) & 0xffffu)
+
+struct prof_bpf_block {
+  uint32_t slot[PROF_BPF_BLOCK_SLOTS];
+};
+
 /* A row's state id that is no state: no unwind information from here
-   up to the next row's pc.  */
-#define PROF_BPF_STATE_NONE 0xffffffffu
+   up to the next row's pc.  State ids are below PROF_BPF_MAX_STATES.  */
+#define PROF_BPF_STATE_NONE 0xffffu
 /* ... the byte before a signal trampoline (__restore_rt): a return
    address at the next byte is a signal frame's.  */
-#define PROF_BPF_STATE_SIGRETURN 0xfffffffeu
+#define PROF_BPF_STATE_SIGRETURN 0xfffeu
 /* (find_state's answer, never in a table: the module has no table.)  */
-#define PROF_BPF_STATE_NO_TABLE 0xfffffffdu
+#define PROF_BPF_STATE_NO_TABLE 0xfffdu
 
-/* A table row, a uint64_t: from file address PC (the module's own
-   numbering) up to the next row's, the state STATE (one 8-byte value:
-   clang 14 gives a struct met only inside an inner map's definition no
-   BTF of its own, which libbpf then refuses).  */
-#define PROF_BPF_ROW(pc, state) ((uint64_t)(pc) << 32 | (uint32_t)(state))
-#define PROF_BPF_ROW_PC(row) ((uint32_t)((row) >> 32))
-#define PROF_BPF_ROW_STATE(row) ((uint32_t)(row))
+/* The shape of a table of NLEAVES leaves: its index levels (*DEPTH, at
+   least 1: the root is an index) and the first block of each level
+   (FIRST[0] = 0, the root; FIRST[*DEPTH]: the first leaf), so that the
+   table has FIRST[*DEPTH] + NLEAVES blocks.  0; -1 when NLEAVES is 0 or
+   needs more than PROF_BPF_MAX_LEVELS.  Bounded loops: the walker runs
+   it too.  */
+static inline int prof_bpf_tree(uint32_t nleaves, uint32_t *depth,
+                                uint32_t first[PROF_BPF_MAX_LEVELS + 1])
+{
+  uint32_t size[PROF_BPF_MAX_LEVELS + 1], n = nleaves, d = 0;
+  if (nleaves == 0)
+    return -1;
+  /* the levels' sizes from the leaves up, size[0] the leaves' */
+  for (int l = 0; l < PROF_BPF_MAX_LEVELS; l++) {
+    size[l] = n;
+    n = (n + PROF_BPF_BLOCK_SLOTS - 1) >> PROF_BPF_BLOCK_BITS;
+    d++;
+    if (n == 1)
+      break;
+  }
+  if (n != 1)
+    return -1;
+  size[d] = 1;
+  /* from the root down: level L has size[d - L] blocks */
+  first[0] = 0;
+  for (uint32_t l = 0; l < PROF_BPF_MAX_LEVELS; l++) {
+    if (l >= d)
+      break;
+    uint32_t above_leaves = d - l;    /* level L is size[d - L] blocks */
+    if (above_leaves > PROF_BPF_MAX_LEVELS)
+      break;
+    first[l + 1] = first[l] + size[above_leaves];
+  }
+  *depth = d;
+  return 0;
+}
 
 struct prof_bpf_map {
   uint64_t start, end;        /* [start, end) in the process */
   uint64_t bias;              /* process address - file address */
   uint32_t module;            /* its table in "tables"; PROF_BPF_NO_MODULE: none */
-  uint32_t nrows;
+  uint32_t nleaves;           /* its table's leaves (prof_bpf_tree); 0: not built yet */
 };
 #define PROF_BPF_NO_MODULE 0xffffffffu
 
