@@ -299,7 +299,7 @@ static struct svg_stack *folded_lines(const struct options *o, const struct prof
     lines[k].stack = text;
     lines[k].count = list[k].count;
   }
-  qsort(lines, nl, sizeof *lines, svg_stack_cmp);
+  prof_sort(lines, nl, sizeof *lines, svg_stack_cmp);
   size_t kept = 0;
   for (size_t k = 0; k < nl; k++) {
     if (kept && strcmp(lines[kept - 1].stack, lines[k].stack) == 0) {
@@ -442,7 +442,7 @@ static void print_top(const struct prof_folded *list, size_t nl, size_t ns, int 
     }
     sc[j].count += list[k].count;
   }
-  qsort(sc, nsc, sizeof *sc, selfcount_cmp);
+  prof_sort(sc, nsc, sizeof *sc, selfcount_cmp);
   fprintf(stderr, "gorc-prof: most samples in:\n");
   for (size_t k = 0; k < nsc && k < (size_t)top; k++)
     fprintf(stderr, "  %5.1f%%  %8llu  %s\n", 100.0 * sc[k].count / (ns ? ns : 1),
@@ -533,41 +533,49 @@ static int finish_intervals(const struct options *o, struct prof_data *d, struct
   return exit_status(status, iv->failed ? 1 : 0);
 }
 
-int main(int argc, char **argv)
+/* Record as O says, then write the outputs: the exit status.  */
+static int profile(struct options *o)
 {
-  struct options o = { .hz = 1000, .svg = 1, .top = 5, .children = 1, .stack_size = 8192 };
-  int rc = parse_options(&o, argc, argv);
-  if (rc != 0) {
-    usage(rc > 0 ? stdout : stderr);
-    return rc > 0 ? 0 : 2;
-  }
   struct prof_data d = { 0 };
   int status = 0;
   double cpu = 0, t0 = now(), start = wall_now();
-  struct intervals iv = { &o, 0, 0, 0, start };
-  if (record(&o, &d, &status, &cpu, &iv) != 0) {
+  struct intervals iv = { o, 0, 0, 0, start };
+  if (record(o, &d, &status, &cpu, &iv) != 0) {
     prof_data_free(&d);
     prof_modules_end();       /* its scratch files */
     return 2;
   }
   double elapsed = now() - t0;
-  if (o.every > 0)
-    return finish_intervals(&o, &d, &iv, status, elapsed);
+  if (o->every > 0)
+    return finish_intervals(o, &d, &iv, status, elapsed);
 
   struct prof_fold_counts counts;
   size_t nl;
   struct prof_folded *list = prof_fold(&d, &nl, &counts);
-  int rc_files = write_outputs(&o, &d, list, nl, start, elapsed);
+  int rc_files = write_outputs(o, &d, list, nl, start, elapsed);
   if (rc_files != 0) {
-    remove_outputs(&o);
+    remove_outputs(o);
     fprintf(stderr, "gorc-prof: no profile written (an output could not be written)\n");
-  } else if (!o.quiet) {
-    print_summary(&o, &d, &counts, list, nl, elapsed, cpu);
+  } else if (!o->quiet) {
+    print_summary(o, &d, &counts, list, nl, elapsed, cpu);
   }
   prof_folded_free(list, nl);
   prof_data_free(&d);
   prof_modules_end();
   prof_kernel_end();
-  free(o.pids);
   return exit_status(status, rc_files);
+}
+
+int main(int argc, char **argv)
+{
+  struct options o = { .hz = 1000, .svg = 1, .top = 5, .children = 1, .stack_size = 8192 };
+  int rc = parse_options(&o, argc, argv), exit_code;
+  if (rc != 0) {
+    usage(rc > 0 ? stdout : stderr);
+    exit_code = rc > 0 ? 0 : 2;
+  } else {
+    exit_code = profile(&o);
+  }
+  free(o.pids);
+  return exit_code;
 }

@@ -284,7 +284,7 @@ static void add_sigreturns(struct builder *bu)
     add_row(bu, x - 1, PROF_BPF_STATE_SIGRETURN);
     add_row(bu, x, at);
   }
-  qsort(bu->rows, bu->n, sizeof *bu->rows, row_cmp);
+  prof_sort(bu->rows, bu->n, sizeof *bu->rows, row_cmp);
 }
 
 /* The rows as the map holds them: a row only where the state changes

@@ -30,6 +30,12 @@ void *prof_xrealloc(void *p, size_t n)
   return p;
 }
 
+void prof_sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+  if (n > 1)
+    qsort(v, n, size, cmp);
+}
+
 FILE *prof_create(const char *path)
 {
   struct stat st;

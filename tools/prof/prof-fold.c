@@ -136,7 +136,7 @@ static void file_name(struct file_syms *f)
   for (size_t i = 0; i < f->nslots; i++)
     if (f->slots[i].used && !f->slots[i].named)
       rels[n++] = f->slots[i].rel;
-  qsort(rels, n, sizeof *rels, rel_cmp);
+  prof_sort(rels, n, sizeof *rels, rel_cmp);
   char **names = prof_xmalloc((n ? n : 1) * sizeof *names);
   if (gorc_symtab_name_each(prof_module_file(f->path), rels, n, names) != 0) {
     fprintf(stderr, "gorc-prof: out of memory reading the symbols of %s\n", f->path);
@@ -455,7 +455,7 @@ struct prof_folded *prof_fold(const struct prof_data *d, size_t *n, struct prof_
     if (t.v[k].stack)
       list[nl++] = t.v[k];
   free(t.v);
-  qsort(list, nl, sizeof *list, folded_cmp);
+  prof_sort(list, nl, sizeof *list, folded_cmp);
   *n = nl;
   return list;
 }

@@ -78,7 +78,7 @@ static void load(void)
     fprintf(stderr, "gorc-prof: /proc/kallsyms hides the kernel's addresses "
             "(kernel.kptr_restrict, or no CAP_SYSLOG): kernel frames are shown as %s\n",
             PROF_KERNEL_UNNAMED);
-  qsort(ksyms, nksyms, sizeof *ksyms, ksym_cmp);
+  prof_sort(ksyms, nksyms, sizeof *ksyms, ksym_cmp);
 }
 
 const char *prof_kernel_name(uint64_t pc)

@@ -270,7 +270,7 @@ static void feed_queued(const struct perf_file *f, struct data_reader *r, struct
                         uint64_t limit)
 {
   size_t k;
-  qsort(r->queue, r->nqueue, sizeof *r->queue, ref_cmp);
+  prof_sort(r->queue, r->nqueue, sizeof *r->queue, ref_cmp);
   for (k = 0; k < r->nqueue && r->queue[k].time <= limit; k++) {
     const struct rec_ref *q = &r->queue[k];
     prof_feed_record(d, &f->layout, r->buf + (q->offset - r->base), q->len);

@@ -587,8 +587,8 @@ static int pending_cmp(const void *a, const void *b)
 static void feed_until(struct recorder *r, uint64_t horizon)
 {
   if (r->npend == 0)
-    return;             /* nothing pending: no array yet (qsort wants one) */
-  qsort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
+    return;             /* nothing pending: no array yet */
+  prof_sort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
   size_t k = 0, sorted = r->npend;
   for (; k < sorted && r->pend[k].time < horizon; k++) {
     if (r->pend[k].bpf)

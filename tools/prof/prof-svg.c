@@ -227,9 +227,7 @@ static void draw(struct ctx *c, const struct node *n, double x, int depth)
 
 static void sort_tree(struct node *n)
 {
-  if (n->nkids == 0)
-    return;             /* a leaf: no array (qsort wants one even for none) */
-  qsort(n->kids, n->nkids, sizeof *n->kids, kid_cmp);
+  prof_sort(n->kids, n->nkids, sizeof *n->kids, kid_cmp);
   for (size_t i = 0; i < n->nkids; i++)
     sort_tree(n->kids[i]);
 }
