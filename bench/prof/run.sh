@@ -33,13 +33,15 @@
 # 6. --unwind=bpf (the stack walked in the kernel), against anchors of
 #    the same run: --unwind=copy and `perf record -g` of a frame-pointer
 #    build of the same program: bytes per sample; overhead at 1 kHz
-#    (the program's CPU, everything's); the walker's BPF run time per
+#    (the program's CPU, everything's, and everything's less each
+#    profiler's fixed start and end, measured on a run of true); the walker's BPF run time per
 #    sample and per frame (the kernel's BPF statistics, BPF_ENABLE_STATS,
 #    what kernel.bpf_stats_enabled turns on) against the copy mode's
 #    added program CPU per sample; what its tables cost against the
 #    records' and .eh_frame's bytes; a 500-frame recursion (100 KB of
 #    stack): stacks complete in each mode; and the distinct complete
-#    stacks both modes saw of the burn program.
+#    stacks of the burn program in both modes and from libgorc in the
+#    process (--preload), compared.
 #
 # PROF_PARTS picks parts (default "overhead perf-data kernel system bpf":
 # 1, 2 with 3, 4, 5, 6), e.g. PROF_PARTS=perf-data bench/prof/run.sh for
@@ -164,6 +166,16 @@ bytes_per_sample() {
   sed -n 's/.* \([0-9]*\) bytes per sample (\([0-9]*\) of them stack).*/\1 \2/p' "$1"
 }
 
+# complete_set STACKS: the distinct complete stacks of a --stacks file
+complete_set() { awk '$3 == 0 { sub(/^[0-9]* [0-9]* 0 /, ""); print }' "$1" | sort -u; }
+# same_at_leaf REF SET: "E of N": of SET's stacks whose leaf address REF
+# has too (the rest: what one run's samples met, the other's not), E are
+# equal to one of REF's
+same_at_leaf() {
+  awk -F';' 'NR == FNR { leaf[$1] = leaf[$1] "|" $0 "|"; next }
+    ($1 in leaf) { n++; if (index(leaf[$1], "|" $0 "|")) e++ } END { printf "%d of %d", e, n }' "$1" "$2"
+}
+
 # deep_complete MODE: "COMPLETE OF" stacks in leaf_work of prof-deep 500
 # (attached with -p, so that the walker's tables are there first)
 deep_complete() {
@@ -190,6 +202,7 @@ bpf_part() {
     -o "$WORK/burn-fp" || { echo "prof: bpf: building the frame-pointer burn failed"; return; }
   local i plain copy bpf plainfp fp
   : >"$WORK/bpf-rounds.txt"
+  : >"$WORK/bpf-start.txt"
   for i in $(seq "$ROUNDS"); do
     plain=$(run_program env -- "$WORK/burn" 25000)
     copy=$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/copy" -- "$WORK/burn" 25000)
@@ -197,6 +210,11 @@ bpf_part() {
     plainfp=$(run_program env -- "$WORK/burn-fp" 25000)
     fp=$(run_program perf record -q -e cpu-clock -F 1000 -g -o "$WORK/fp.data" -- "$WORK/burn-fp" 25000)
     echo "$plain $copy $bpf $plainfp $fp" >>"$WORK/bpf-rounds.txt"
+    # the fixed cost of each profiler's start and end: a run of true
+    echo "$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/copy-true" -- true)" \
+      "$(run_program "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf-true" -- true)" \
+      "$(run_program perf record -q -e cpu-clock -F 1000 -g -o "$WORK/true.data" -- true)" \
+      >>"$WORK/bpf-start.txt"
   done
   printf 'prof: --unwind=bpf, overhead at 1 kHz (burn, median of %d rounds): the program / everything:
 ' "$ROUNDS"
@@ -208,6 +226,15 @@ bpf_part() {
     "$(awk '{ print $4 / $2 }' "$WORK/bpf-rounds.txt" | median)" \
     "$(awk '{ print $9 / $7 }' "$WORK/bpf-rounds.txt" | median)" \
     "$(awk '{ print $10 / $8 }' "$WORK/bpf-rounds.txt" | median)"
+  # everything, less each profiler's fixed start and end (the median CPU
+  # of everything in a run of true): what sampling costs as a run goes on
+  printf 'prof:   start and end alone (a run of true, everything'"'"'s CPU): bpf %.3f s, copy %.3f s, perf record -g %.3f s; everything less that: bpf %.3fx, copy %.3fx, perf record -g (FP build) %.3fx\n' \
+    "$(awk '{ print $4 }' "$WORK/bpf-start.txt" | median)" \
+    "$(awk '{ print $2 }' "$WORK/bpf-start.txt" | median)" \
+    "$(awk '{ print $6 }' "$WORK/bpf-start.txt" | median)" \
+    "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-start.txt" | awk '{ print ($6 - $14) / $2 }' | median)" \
+    "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-start.txt" | awk '{ print ($4 - $12) / $2 }' | median)" \
+    "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-start.txt" | awk '{ print ($10 - $16) / $8 }' | median)"
   # one more run of each with its summary
   "$PROF" --unwind=bpf -F 1000 -o "$WORK/bpf" --stacks="$WORK/bpf.stacks" -- "$WORK/burn" 25000 \
     2>"$WORK/bpf.txt" >/dev/null
@@ -224,15 +251,16 @@ bpf_part() {
   printf 'prof:   %s; copy mode: %s ns of added program CPU per sample\n' \
     "$(sed -n 's/^gorc-prof: BPF run time: //p' "$WORK/bpf.txt")" "$added"
   sed -n 's/^gorc-prof: BPF tables: /prof:   tables: /p' "$WORK/bpf.txt"
-  awk '$3 == 0 { sub(/^[0-9]* [0-9]* 0 /, ""); print }' "$WORK/bpf.stacks" | sort -u >"$WORK/bpf.set"
-  awk '$3 == 0 { sub(/^[0-9]* [0-9]* 0 /, ""); print }' "$WORK/copy.stacks" | sort -u >"$WORK/copy.set"
-  # stacks from the same leaf address (the rest: what one run's samples met, the other's not)
-  local same
-  same=$(awk -F';' 'NR == FNR { leaf[$1] = leaf[$1] "|" $0 "|"; next }
-    ($1 in leaf) { n++; if (index(leaf[$1], "|" $0 "|")) e++ } END { printf "%d of %d", e, n }' \
-    "$WORK/copy.set" "$WORK/bpf.set")
-  printf 'prof:   agreement: distinct complete stacks: bpf %d, copy %d; of those bpf has at a leaf copy has too, equal to one of copy'"'"'s: %s\n' \
-    "$(wc -l <"$WORK/bpf.set")" "$(wc -l <"$WORK/copy.set")" "$same"
+  # libgorc in the process (--preload): its thread trampoline's frame
+  # is its own, left out
+  "$PROF" --preload -F 1000 -o "$WORK/pre" --stacks="$WORK/pre.stacks" -- "$WORK/burn" 25000 \
+    2>"$WORK/pre.txt" >/dev/null
+  complete_set "$WORK/bpf.stacks" >"$WORK/bpf.set"
+  complete_set "$WORK/copy.stacks" >"$WORK/copy.set"
+  complete_set "$WORK/pre.stacks" | sed 's/libgorc-preload\.so+[0-9a-f]*;//' | sort -u >"$WORK/pre.set"
+  printf 'prof:   agreement: distinct complete stacks: bpf %d, copy %d, libgorc in the process (--preload) %d; of those bpf has at a leaf the other has too, equal to one of its: copy %s, libgorc %s\n' \
+    "$(wc -l <"$WORK/bpf.set")" "$(wc -l <"$WORK/copy.set")" "$(wc -l <"$WORK/pre.set")" \
+    "$(same_at_leaf "$WORK/copy.set" "$WORK/bpf.set")" "$(same_at_leaf "$WORK/pre.set" "$WORK/bpf.set")"
   "$CC" -O2 -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.prof/prof-deep.c" -o "$WORK/deep" ||
     { echo "prof: bpf: building prof-deep failed"; return; }
   local db dc
