@@ -58,6 +58,7 @@ struct prof_bpf {
   uint64_t rows_records, bytes_records, own_records;
   uint64_t rows_eh, bytes_eh, own_eh;
   size_t modules_records, modules_eh, modules_failed;
+  size_t prepared;            /* tables built before the program ran (prof_bpf_prepare) */
   prof_bpf_sample_fn *fn;     /* prof_bpf_drain's */
   void *fn_arg;
   int kernel_only;            /* GORC_PROF_TEST_BPF=kernel-only */
@@ -501,6 +502,23 @@ void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p)
     push_proc(b, p);
 }
 
+static void prepare_file(void *arg, const char *path)
+{
+  struct prof_bpf *b = arg;
+  const struct prof_module *mod = prof_module_of(path);
+  if (mod && table_of(b, mod)->nleaves == 0)
+    b->prepared++;
+}
+
+void prof_bpf_prepare(struct prof_bpf *b, const char *cmd)
+{
+  prof_program_files(cmd, prepare_file, b);
+  const struct prof_module *vdso = prof_module_of("[vdso]");
+  if (vdso && table_of(b, vdso)->nleaves == 0)
+    b->prepared++;
+  build_new_tables(b);
+}
+
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid)
 {
   uint32_t key = (uint32_t)pid;
@@ -591,13 +609,15 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
             frames ? (double)ns / (double)frames : 0.0);
   fprintf(f, "gorc-prof: BPF tables: %zu modules with records: %llu rows, %.1f KB for %.1f KB "
           "of records (%.2fx); %zu from .eh_frame: %llu rows, %.1f KB for %.1f KB of .eh_frame "
-          "(%.2fx); %zu states, %.1f KB; %zu modules without a table\n",
+          "(%.2fx); %zu states, %.1f KB; %zu modules without a table; %zu built before the program "
+          "started\n",
           b->modules_records, (unsigned long long)b->rows_records,
           (double)b->bytes_records / 1024, (double)b->own_records / 1024,
           b->own_records ? (double)b->bytes_records / (double)b->own_records : 0.0,
           b->modules_eh, (unsigned long long)b->rows_eh, (double)b->bytes_eh / 1024,
           (double)b->own_eh / 1024, b->own_eh ? (double)b->bytes_eh / (double)b->own_eh : 0.0,
-          b->nstates, (double)b->nstates * sizeof(struct gorc_state) / 1024, b->modules_failed);
+          b->nstates, (double)b->nstates * sizeof(struct gorc_state) / 1024, b->modules_failed,
+          b->prepared);
 }
 
 void prof_bpf_close(struct prof_bpf *b)
@@ -627,6 +647,7 @@ int prof_bpf_prog_fd(const struct prof_bpf *b) { (void)b; return -1; }
 int prof_bpf_ring_fd(const struct prof_bpf *b) { (void)b; return -1; }
 void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p) { (void)b; (void)p; }
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
+void prof_bpf_prepare(struct prof_bpf *b, const char *cmd) { (void)b; (void)cmd; }
 void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
 {
   (void)b; (void)fn; (void)arg;

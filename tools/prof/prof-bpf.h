@@ -214,6 +214,10 @@ int prof_bpf_ring_fd(const struct prof_bpf *b);
 /* Give the walker P's executable mappings as they are now (p->space),
    loading the table of each module met for the first time.  */
 void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p);
+/* Before the program CMD runs: the tables of the files it will map as
+   it starts (prof_program_files) and of the vdso, so that its first
+   samples find them.  */
+void prof_bpf_prepare(struct prof_bpf *b, const char *cmd);
 /* Process PID exited.  */
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid);
 /* Each sample in the ring buffer to FN (a struct prof_bpf_sample and its

@@ -832,6 +832,8 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
   sa.sa_handler = r.child ? SIG_IGN : on_interrupt;
   sigaction(SIGINT, &sa, &old_int);
   if (r.child) {
+    if (r.bpf)
+      prof_bpf_prepare(r.bpf, o->cmd[0]);
     if (write(go, "g", 1) != 1)
       rc = 2;
     close(go);

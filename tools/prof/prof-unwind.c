@@ -441,6 +441,116 @@ void prof_modules_end(void)
   scratch_remove();
 }
 
+struct prof_module *prof_module_of(const char *path)
+{
+  return module_get(path);
+}
+
+/* ---- the files a program maps as it starts ---- */
+
+/* FN with the real path (as the kernel reports a mapping's file) of
+   the regular file DIR/NAME (DIR NULL: NAME alone), when there is one:
+   1, else 0.  */
+static int found_file(const char *dir, const char *name, prof_path_fn *fn, void *arg)
+{
+  char path[PATH_MAX], real[PATH_MAX];
+  if (snprintf(path, sizeof path, "%s%s%s", dir ? dir : "", dir ? "/" : "", name)
+      >= (int)sizeof path)
+    return 0;
+  if (!realpath(path, real) || access(real, R_OK) != 0)
+    return 0;
+  fn(arg, real);
+  return 1;
+}
+
+/* The library NAME (a DT_NEEDED) of the program at PROGRAM: in the
+   program's DT_RUNPATH or DT_RPATH (RUNPATH, ':'-separated, $ORIGIN the
+   program's folder), else in the usual folders of this machine's
+   libraries (ld.so.cache is not read: a library elsewhere is found
+   from its mapping instead, later).  */
+static void find_library(const char *name, const char *runpath, const char *program,
+                         prof_path_fn *fn, void *arg)
+{
+  static const char *const usual[] = { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+                                       "/lib64", "/usr/lib64", "/lib", "/usr/lib" };
+  if (strchr(name, '/')) {
+    found_file(NULL, name, fn, arg);
+    return;
+  }
+  for (const char *p = runpath; p && *p;) {
+    size_t n = strcspn(p, ":");
+    char dir[PATH_MAX];
+    if (n >= 7 && strncmp(p, "$ORIGIN", 7) == 0) {
+      const char *slash = strrchr(program, '/');
+      snprintf(dir, sizeof dir, "%.*s%.*s", (int)(slash - program), program, (int)(n - 7), p + 7);
+    } else {
+      snprintf(dir, sizeof dir, "%.*s", (int)n, p);
+    }
+    if (found_file(dir, name, fn, arg))
+      return;
+    p += n + (p[n] == ':');
+  }
+  for (size_t i = 0; i < sizeof usual / sizeof usual[0]; i++)
+    if (found_file(usual[i], name, fn, arg))
+      return;
+}
+
+/* The interpreter and the DT_NEEDED libraries of module M (its file at
+   PROGRAM), to FN.  */
+static void program_needs(const struct prof_module *m, const char *program, prof_path_fn *fn,
+                          void *arg)
+{
+  const char *runpath = NULL;
+  for (size_t i = 1; i < m->elf.shnum; i++)
+    if (strcmp(m->elf.secs[i].name, ".interp") == 0 && m->elf.secs[i].data
+        && memchr(m->elf.secs[i].data, 0, m->elf.secs[i].size))
+      found_file(NULL, (const char *)m->elf.secs[i].data, fn, arg);
+  for (int pass = 0; pass < 2; pass++) {
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(m->elf.elf, scn)) != NULL) {
+      GElf_Shdr sh;
+      Elf_Data *data;
+      GElf_Dyn dyn;
+      if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !(data = elf_getdata(scn, NULL)))
+        continue;
+      for (int k = 0; gelf_getdyn(data, k, &dyn); k++) {
+        const char *str = elf_strptr(m->elf.elf, sh.sh_link, dyn.d_un.d_val);
+        /* the first pass finds the search path, the second the libraries */
+        if (pass == 0 && str && (dyn.d_tag == DT_RUNPATH || (dyn.d_tag == DT_RPATH && !runpath)))
+          runpath = str;
+        else if (pass == 1 && str && dyn.d_tag == DT_NEEDED)
+          find_library(str, runpath, program, fn, arg);
+      }
+    }
+  }
+}
+
+void prof_program_files(const char *cmd, prof_path_fn *fn, void *arg)
+{
+  char program[PATH_MAX];
+  const char *path = getenv("PATH");
+  int found = 0;
+  if (strchr(cmd, '/')) {
+    found = realpath(cmd, program) != NULL;
+  } else {
+    /* as execvp looks: each folder of PATH in turn */
+    for (const char *p = path ? path : "/usr/local/bin:/usr/bin:/bin"; *p && !found;) {
+      size_t n = strcspn(p, ":");
+      char file[PATH_MAX];
+      if (snprintf(file, sizeof file, "%.*s/%s", (int)n, p, cmd) < (int)sizeof file
+          && access(file, X_OK) == 0)
+        found = realpath(file, program) != NULL;
+      p += n + (p[n] == ':');
+    }
+  }
+  if (!found)
+    return;
+  fn(arg, program);
+  const struct prof_module *m = module_get(program);
+  if (m && m->ok)
+    program_needs(m, program, fn, arg);
+}
+
 /* The bias of a mapping of M at START from file offset PGOFF: the
    PT_LOAD that holds PGOFF numbers it.  */
 static int map_bias(const struct prof_module *m, uint64_t start, uint64_t pgoff, uint64_t *bias)

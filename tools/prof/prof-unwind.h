@@ -92,6 +92,16 @@ const char *prof_module_file(const char *name);
    NULL when it cannot be read or written.  */
 const char *prof_modules_save(const char *from, const char *key, const char *name);
 
+/* The module of the file at PATH (read at the first ask; NULL when out
+   of memory): what a mapping of PATH gets.  */
+struct prof_module *prof_module_of(const char *path);
+/* FN with the real path of each file the program CMD (found as execvp
+   finds it) maps as it starts: the program, its interpreter and the
+   libraries it names (DT_NEEDED, not theirs).  Guessed from the files,
+   before the program runs.  */
+typedef void prof_path_fn(void *arg, const char *path);
+void prof_program_files(const char *cmd, prof_path_fn *fn, void *arg);
+
 /* The end of a run: the scratch files (prof_modules_save, the vdso's
    copy) removed.  The module cache, every file read once, stays until
    the process exits, which unmaps the files at once: unmapping them one
