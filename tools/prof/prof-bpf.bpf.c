@@ -2,8 +2,8 @@
    sample.  A perf_event program on each CPU's cpu-clock event: the
    kernel stack from bpf_get_stack, the user registers from the task's
    user pt_regs (bpf_task_pt_regs: the sample may have hit the kernel),
-   then one step per frame in bpf_loop, each frame's state found by a
-   bounded binary search of its module's table (prof-bpf.h), the step
+   then one step per frame in bpf_loop, each frame's state found down
+   its module's table, a tree of blocks (prof-bpf.h), the step
    itself by the one set of step rules (gorc/step.h), reading the stack
    in chunks.  The sample goes out through a ring buffer, and the
    program returns 0 so that perf writes no sample of its own.  A

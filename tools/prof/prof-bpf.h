@@ -54,7 +54,6 @@
 #define PROF_BPF_MAX_LEVELS 4
 #define PROF_BPF_INDEX_PAD 0xffffffffu
 #define PROF_BPF_LEAF_ROW(delta, state) ((uint32_t)(delta) << 16 | (uint16_t)(state))
-#define PROF_BPF_LEAF_DELTA(row) ((row) >> 16)
 #define PROF_BPF_LEAF_STATE(row) ((row) & 0xffffu)
 
 struct prof_bpf_block {
