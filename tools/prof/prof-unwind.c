@@ -513,12 +513,15 @@ static void program_needs(const struct prof_module *m, const char *program, prof
       GElf_Dyn dyn;
       if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !(data = elf_getdata(scn, NULL)))
         continue;
+      /* the first pass finds the search path (DT_RUNPATH over
+         DT_RPATH), the second the libraries */
       for (int k = 0; gelf_getdyn(data, k, &dyn); k++) {
-        const char *str = elf_strptr(m->elf.elf, sh.sh_link, dyn.d_un.d_val);
-        /* the first pass finds the search path, the second the libraries */
-        if (pass == 0 && str && (dyn.d_tag == DT_RUNPATH || (dyn.d_tag == DT_RPATH && !runpath)))
+        int wanted = pass == 0 ? dyn.d_tag == DT_RUNPATH || (dyn.d_tag == DT_RPATH && !runpath)
+                               : dyn.d_tag == DT_NEEDED;
+        const char *str = wanted ? elf_strptr(m->elf.elf, sh.sh_link, dyn.d_un.d_val) : NULL;
+        if (str && pass == 0)
           runpath = str;
-        else if (pass == 1 && str && dyn.d_tag == DT_NEEDED)
+        else if (str)
           find_library(str, runpath, program, fn, arg);
       }
     }
