@@ -9,19 +9,26 @@
 #define _GNU_SOURCE
 #include "prof-kernel.h"
 
+#include <ctype.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <elf.h>
 
 #include "prof-data.h"
 #include "symtab.h"
 
-/* Each name (malloc'd) with PROF_KERNEL_SUFFIX; bind STB_GLOBAL or
-   STB_LOCAL; no sizes.  */
+/* Each name with PROF_KERNEL_SUFFIX, in chunks of NAME_CHUNK bytes that
+   never move (one allocation per chunk, not per name: kallsyms has over
+   100,000 text symbols); bind STB_GLOBAL or STB_LOCAL; no sizes.  */
+#define NAME_CHUNK (256 * 1024)
 static struct gorc_sym *ksyms;
 static size_t nksyms, cap_ksyms;
+static char **chunks;
+static size_t nchunks, cap_chunks, chunk_used = NAME_CHUNK;
 static int loaded;
 
 /* By address, the global symbols first at one address (the first is
@@ -34,46 +41,83 @@ static int ksym_cmp(const void *a, const void *b)
   return (y->bind == STB_GLOBAL) - (x->bind == STB_GLOBAL);
 }
 
-/* One line of kallsyms, "ADDR TYPE NAME [MODULE]", kept when a text
-   symbol.  Returns 1 when its address was hidden (0).  */
-static int read_line(const char *line)
+/* NAME (LEN bytes) with PROF_KERNEL_SUFFIX, kept in the chunks.  */
+static const char *keep_name(const char *name, size_t len)
 {
-  unsigned long long addr;
-  char type, name[256];
-  if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+  size_t need = len + sizeof PROF_KERNEL_SUFFIX;
+  if (need > NAME_CHUNK)
+    return NULL;
+  if (chunk_used + need > NAME_CHUNK) {
+    chunks = prof_xgrow(chunks, &cap_chunks, nchunks + 1, sizeof *chunks, 16, SIZE_MAX);
+    chunks[nchunks++] = prof_xmalloc(NAME_CHUNK);
+    chunk_used = 0;
+  }
+  char *kept = chunks[nchunks - 1] + chunk_used;
+  memcpy(kept, name, len);
+  memcpy(kept + len, PROF_KERNEL_SUFFIX, sizeof PROF_KERNEL_SUFFIX);
+  chunk_used += need;
+  return kept;
+}
+
+/* One line of kallsyms, "ADDR TYPE NAME[\tMODULE]" (LINE, LEN bytes, no
+   newline), kept when a text symbol.  Returns 1 when its address was
+   hidden (0).  */
+static int read_line(const char *line, size_t len)
+{
+  uint64_t addr = 0;
+  size_t i = 0;
+  for (; i < len && isxdigit((unsigned char)line[i]); i++)
+    addr = addr << 4 | (uint64_t)(isdigit((unsigned char)line[i]) ? line[i] - '0'
+                                                                  : (line[i] | 0x20) - 'a' + 10);
+  if (i == 0 || i + 3 > len || line[i] != ' ' || line[i + 2] != ' ')
     return 0;
+  char type = line[i + 1];
   if (type != 't' && type != 'T' && type != 'w' && type != 'W')
     return 0;
   if (addr == 0)
     return 1;
+  const char *name = line + i + 3;
+  size_t n = strcspn(name, " \t\n");     /* (the line ends at its newline) */
+  if (n > len - (i + 3))
+    n = len - (i + 3);
+  const char *kept = n ? keep_name(name, n) : NULL;
+  if (!kept)
+    return 0;
   ksyms = prof_xgrow(ksyms, &cap_ksyms, nksyms + 1, sizeof *ksyms, 4096, SIZE_MAX);
   struct gorc_sym *k = &ksyms[nksyms++];
-  size_t n = strlen(name);
-  char *display = prof_xmalloc(n + sizeof PROF_KERNEL_SUFFIX);
-  memcpy(display, name, n);
-  memcpy(display + n, PROF_KERNEL_SUFFIX, sizeof PROF_KERNEL_SUFFIX);
   memset(k, 0, sizeof *k);
   k->addr = addr;
-  k->name = display;
+  k->name = kept;
   k->type = STT_FUNC;
   k->bind = type == 'T' || type == 'W' ? STB_GLOBAL : STB_LOCAL;
   return 0;
 }
 
+/* /proc/kallsyms read in large pieces, each whole line read_line's.  */
 static void load(void)
 {
-  char line[512];
-  size_t hidden = 0;
+  static char buf[64 * 1024];
+  size_t have = 0, hidden = 0;
+  ssize_t got;
   loaded = 1;
-  FILE *f = fopen("/proc/kallsyms", "r");
-  if (!f) {
+  int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     fprintf(stderr, "gorc-prof: cannot read /proc/kallsyms: kernel frames are shown as %s\n",
             PROF_KERNEL_UNNAMED);
     return;
   }
-  while (fgets(line, sizeof line, f))
-    hidden += (size_t)read_line(line);
-  fclose(f);
+  while ((got = read(fd, buf + have, sizeof buf - have)) > 0) {
+    size_t end = have + (size_t)got, start = 0;
+    for (char *nl; (nl = memchr(buf + start, '\n', end - start)) != NULL;
+         start = (size_t)(nl - buf) + 1)
+      hidden += (size_t)read_line(buf + start, (size_t)(nl - (buf + start)));
+    have = end - start;
+    /* a line longer than the buffer (none is) is dropped */
+    if (have == sizeof buf)
+      have = 0;
+    memmove(buf, buf + start, have);
+  }
+  close(fd);
   if (nksyms == 0 && hidden > 0)
     fprintf(stderr, "gorc-prof: /proc/kallsyms hides the kernel's addresses "
             "(kernel.kptr_restrict, or no CAP_SYSLOG): kernel frames are shown as %s\n",
@@ -97,10 +141,13 @@ int prof_kernel_frame(const char *name, size_t len)
 
 void prof_kernel_end(void)
 {
-  for (size_t i = 0; i < nksyms; i++)
-    free((char *)ksyms[i].name);
+  for (size_t i = 0; i < nchunks; i++)
+    free(chunks[i]);
+  free(chunks);
   free(ksyms);
   ksyms = NULL;
-  nksyms = cap_ksyms = 0;
+  chunks = NULL;
+  nksyms = cap_ksyms = nchunks = cap_chunks = 0;
+  chunk_used = NAME_CHUNK;
   loaded = 0;
 }
