@@ -10,6 +10,7 @@
 #include "prof-kernel.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,7 +107,12 @@ static void load(void)
             PROF_KERNEL_UNNAMED);
     return;
   }
-  while ((got = read(fd, buf + have, sizeof buf - have)) > 0) {
+  for (;;) {
+    got = read(fd, buf + have, sizeof buf - have);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      break;
     size_t end = have + (size_t)got, start = 0;
     for (char *nl; (nl = memchr(buf + start, '\n', end - start)) != NULL;
          start = (size_t)(nl - buf) + 1)
