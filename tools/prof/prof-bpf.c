@@ -513,9 +513,7 @@ static void prepare_file(void *arg, const char *path)
 void prof_bpf_prepare(struct prof_bpf *b, const char *cmd)
 {
   prof_program_files(cmd, prepare_file, b);
-  const struct prof_module *vdso = prof_module_of("[vdso]");
-  if (vdso && table_of(b, vdso)->nleaves == 0)
-    b->prepared++;
+  prepare_file(b, "[vdso]");
   build_new_tables(b);
 }
 

@@ -9,7 +9,6 @@
 #define _GNU_SOURCE
 #include "prof-kernel.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -65,11 +64,10 @@ static const char *keep_name(const char *name, size_t len)
    hidden (0).  */
 static int read_line(const char *line, size_t len)
 {
-  uint64_t addr = 0;
-  size_t i = 0;
-  for (; i < len && isxdigit((unsigned char)line[i]); i++)
-    addr = addr << 4 | (uint64_t)(isdigit((unsigned char)line[i]) ? line[i] - '0'
-                                                                  : (line[i] | 0x20) - 'a' + 10);
+  char *after;
+  /* (the hex digits end at the space: strtoull stays inside the line) */
+  uint64_t addr = strtoull(line, &after, 16);
+  size_t i = (size_t)(after - line);
   if (i == 0 || i + 3 > len || line[i] != ' ' || line[i + 2] != ' ')
     return 0;
   char type = line[i + 1];
