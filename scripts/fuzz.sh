@@ -70,7 +70,7 @@ build() {
   case $1 in
   fuzz_ehframe) srcs=(-I"$root/runtime/include" -I"$root/runtime/src" -I"$eh"
                       -I"$root/testsuite/gorc.runtime/support" "$eh/fuzz_ehframe.c"
-                      "$root/runtime/src/eh_lookup.c") ;;
+                      "$eh/eh-lookup.c") ;;
   fuzz_records) srcs=("$eh/fuzz_records.c") ;;
   fuzz_elfsym) srcs=(-I"$root/runtime/include" -I"$root/runtime/src" "$fz/fuzz_elfsym.c"
                      "$root/runtime/src/elfsym.c") ;;
@@ -126,7 +126,7 @@ corpus() {
   fuzz_ehframe)
     [ -x malformed ] || $CC -std=gnu11 -O2 -I"$root/include" -I"$root/runtime/include" \
       -I"$root/runtime/src" -I"$eh" -I"$root/testsuite/gorc.runtime/support" \
-      "$eh/malformed.c" "$root/runtime/src/eh_lookup.c" -lelf -o malformed || return 1
+      "$eh/malformed.c" "$eh/eh-lookup.c" -lelf -o malformed || return 1
     ./malformed -c "$c/seed-prog" elf-seeds/prog >/dev/null 2>&1
     local gcc_s
     gcc_s=$($CC -print-file-name=libgcc_s.so.1)

@@ -1,5 +1,5 @@
 /* gorc: the unwind state of one address from .eh_frame, read in place:
-   libgorc's lookup at walk time (runtime/src/eh_lookup.c) and
+   libgorc's lookup at walk time (runtime/src/lookup.c) and
    gorc-prof's over the bytes of a file (tools/prof/prof-unwind.c).
 
    gorc_eh_frame_state(EF, PC, OUT): 1 with *OUT, 0 when no FDE covers PC

@@ -1,5 +1,5 @@
 /* libgorc: a cursor's private state, shared by the parts of the walk
-   (bounds.c, signal.c, step.c, walk.c): what struct gorc_cursor's priv[]
+   (bounds.c, step.c, walk.c, memo.c): what struct gorc_cursor's priv[]
    holds, its checked stack reads, and the step rules (gorc/step.h) over
    them.  */
 
@@ -148,14 +148,20 @@ static inline void cursor_take(struct gorc_cursor *c, const struct gorc_frame_re
   cstate(c)->frames++;
 }
 
-/* Signal frames (signal.c): is IP, in M's code (or none: M NULL), the
-   signal trampoline (an interrupted context may stand at its system
-   call); is M a vDSO whose trampoline has CFI of its own; the step
-   through a signal frame (1, or -enum gorc_error).  */
-GORC_HIDDEN int gorc_rt_is_sigreturn(const struct gorc_rt_module *m, uint64_t ip,
-                                     int interrupted);
-GORC_HIDDEN int gorc_rt_vdso_with_sigreturn(const struct gorc_rt_module *m);
-GORC_HIDDEN int gorc_rt_signal_frame(struct gorc_cursor *c);
+/* What the walk found of a frame's address for its general step: the
+   address looked up, its module and its state.  */
+struct gorc_rt_frame_state {
+  uint64_t pc;
+  int has_module;             /* m is the module of pc */
+  int found;                  /* gorc_rt_module_state's result (0 without a module) */
+  struct gorc_rt_module m;
+  struct gorc_state st;       /* when found is 1 */
+};
+
+/* The general step of C's frame, whose address FS describes (step.c):
+   a signal frame, else the step rules by its state.  1, 0 at the
+   outermost frame, -enum gorc_error or -WALK_AGAIN.  */
+GORC_HIDDEN int gorc_rt_step_frame(struct gorc_cursor *c, const struct gorc_rt_frame_state *fs);
 
 /* The general step of C's frame by its state ST (step.c): 1, 0 at the
    outermost frame, -enum gorc_error or -WALK_AGAIN.  */

@@ -1,14 +1,13 @@
 /* libgorc: the state of an address, and the cache that makes a hot return
    address cost one lookup.
 
-   The interface of the walk (walk.c, step.c) to states: the fast word
-   of a return address (gorc_rt_word, from the cache or the long way),
-   the state of an address (gorc_rt_state), whether an address is code
-   (gorc_rt_ra_is_code).
-
-   gorc_rt_state finds a state the long way: the module (module.c), its
-   gorc records (records.c), else its .eh_frame (eh_lookup.c).  States
-   the walk's inner loop can follow (a "fast word", below: the outermost
+   The interface of the walk (walk.c) to states: the fast word of a
+   return address from the cache (gorc_rt_cache_word_of,
+   gorc_rt_word_cached), the state of an address in its module
+   (gorc_rt_module_state: its gorc records, else its .eh_frame), and the
+   cache's upkeep.  The walk itself asks module.c for the module first,
+   and goes the long way (gorc_rt_word, walk.c) when the cache has no
+   word.  States the walk's inner loop can follow (a "fast word", below: the outermost
    frame is one too) are kept in a direct-mapped cache keyed by the
    address: 32768 entries of one 64-bit word each (aarch64: 65536),
    reserved as zero-filled memory up front (256 KiB of address space,
@@ -185,15 +184,6 @@ static inline uint32_t gorc_rt_cache_word_of(uint64_t slot, uint64_t ra)
   return (uint32_t)(e & GORC_RT_CACHE_WORD_MASK);
 }
 
-/* The fast word of return address RA (the state of RA - 1), whatever
-   module holds it: from the cache when an entry holds it (its module
-   checked by this walk now if it was not yet), else the long way, into
-   the cache.  *SLOT gets the slot of RA's module.  0 when the state is
-   not a fast word or is not known, or on an error: the general step
-   finds out which.  */
-GORC_HIDDEN uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra,
-                                  unsigned *slot);
-
 /* The fast word of return address RA if the cache holds it (its module
    checked by this walk now if it was not yet); else 0.  *SLOT gets the
    entry's slot (GORC_RT_NO_SLOT: none).  */
@@ -211,11 +201,10 @@ GORC_HIDDEN uint32_t gorc_rt_cache_keep(const struct gorc_rt_module *m, uint64_t
    of aux: its rule is GORC_AUX_UNKNOWN.  */
 GORC_HIDDEN void gorc_rt_word_state(uint32_t w, struct gorc_state *s);
 
-/* The state of PC (the address looked up), uncached.  Returns 1 with *S
-   and *M (the module), 0 when nothing is known of PC (*M is valid when
-   the return is 0 and has_module is set), or -GORC_ECORRUPT.  */
-GORC_HIDDEN int gorc_rt_state(uint64_t pc, struct gorc_state *s, struct gorc_rt_module *m,
-                              int *has_module);
+/* The state of PC (the address looked up) in its module M, uncached:
+   1 with *S, 0 when nothing in M covers PC, or -GORC_ECORRUPT.  */
+GORC_HIDDEN int gorc_rt_module_state(const struct gorc_rt_module *m, uint64_t pc,
+                                     struct gorc_state *s);
 
 /* Forget every cached state of module slot SLOT (it is being given to
    another module).  */
@@ -223,17 +212,5 @@ GORC_HIDDEN void gorc_rt_cache_forget_slot(unsigned slot);
 
 /* S as a fast word, or 0 when the inner loop cannot follow it.  */
 GORC_HIDDEN uint32_t gorc_rt_fast_word(const struct gorc_state *s);
-
-/* Is return address RA (its module's slot SLOT, if the walk knows it)
-   code?  Asked as a step from it would: its state (into the PC cache,
-   so that the next walk from there finds it), else the module's
-   executable segments.  For a walk that stopped at its buffer's end
-   after storing RA without looking it up.  */
-static inline int gorc_rt_ra_is_code(struct gorc_rt_walk_modules *wm, unsigned slot, uint64_t ra)
-{
-  struct gorc_rt_module m;
-  return gorc_rt_cache_word_of(slot, ra) != 0 || gorc_rt_word(wm, ra, &slot) != 0
-         || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
-}
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arch.h"
+#include "internal.h"
 #include "memo.h"
 
 struct gorc_rt_memo gorc_rt_memos[1u << GORC_RT_MEMO_BITS];

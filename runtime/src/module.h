@@ -116,10 +116,4 @@ GORC_HIDDEN const char *gorc_rt_module_span_and_path(const struct dl_phdr_info *
                                                      uint64_t *lo, uint64_t *hi,
                                                      char *buf, size_t bufsize);
 
-/* The state of PC from M's gorc records (records.c).  Returns 1 with *S,
-   0 when no range covers PC, -GORC_ECORRUPT when the range that would is
-   malformed (or lies outside M's code).  */
-GORC_HIDDEN int gorc_rt_records_state(const struct gorc_rt_module *m, uint64_t pc,
-                                      struct gorc_state *s);
-
 #endif

@@ -1,5 +1,9 @@
 /* libgorc: the walk of gorc_backtrace* (gorc_rt_walk): the inner loop
    over fast words, and the general step (step.c) for whatever it leaves.
+   The walk asks the other parts one question each and goes on with the
+   answer: module.c the module of an address, lookup.c its state (or
+   lookup.h the cached word), step.c the general step from a state,
+   memo.c the frames a walk of this stack met before.
 
    The inner loop follows frames whose state is a fast word (fast_word.h:
    CFA on sp/fp, fp unchanged or saved below the CFA, the return address
@@ -137,6 +141,44 @@ run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
   l->out = out;
   return stop;
 }
+
+/* ---- lookups: the module, then the state ---- */
+
+__attribute__((noinline)) uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra,
+                                             unsigned *slot)
+{
+  uint32_t w = gorc_rt_word_cached(wm, ra, slot);
+  if (w)
+    return w;
+  struct gorc_state s;
+  struct gorc_rt_module m;
+  if (gorc_rt_module_find(ra - 1, &m) != 0 || gorc_rt_module_state(&m, ra - 1, &s) != 1)
+    return 0;
+  *slot = m.slot;
+  if (m.slot < GORC_RT_MODULE_SLOTS)
+    gorc_rt_walk_set_checked(wm, m.slot);   /* found loaded just now */
+  return gorc_rt_cache_keep(&m, ra - 1, &s);
+}
+
+/* The general step of C's frame: its address's module and state looked
+   up here, the step itself by step.c.  */
+__attribute__((noinline)) int gorc_rt_cursor_step(struct gorc_cursor *c)
+{
+  uint64_t flags = cstate(c)->flags;
+  struct gorc_rt_frame_state fs;
+  if (flags & F_END)
+    return 0;
+  if (cstate(c)->frames >= GORC_MAX_FRAMES)
+    return -GORC_EDIRECTION;
+  fs.pc = (flags & F_NOADJ) ? c->ip : c->ip - 1;
+  fs.has_module = gorc_rt_module_find(fs.pc, &fs.m) == 0;
+  fs.found = fs.has_module ? gorc_rt_module_state(&fs.m, fs.pc, &fs.st) : 0;
+  if (fs.found == 1)
+    gorc_rt_cache_keep(&fs.m, fs.pc, &fs.st);
+  return gorc_rt_step_frame(c, &fs);
+}
+
+/* ---- the inner loop ---- */
 
 /* The slow half of the inner loop's lookup of return address RA, whose
    cache entry is of no module this walk checked: gorc_rt_word; 0 for the
@@ -298,13 +340,18 @@ fast_loop(struct walk_regs *r, struct gorc_rt_walk_modules *wm, unsigned *slot,
   return loop_end(r, ip, sp, &fp, out, stop, took_all, wm, mu, slot, module_slot);
 }
 
-/* A walk that stopped at MAX stored its last return address RA without
-   looking it up: is it code (lookup.h)?  A function of this file's, out
-   of line: the walk's calls know which registers it uses.  */
+/* A walk that stopped at MAX stored its last return address RA (its
+   module's slot SLOT, if the walk knows it) without looking it up: is it
+   code?  Asked as a step from it would: its state (into the PC cache, so
+   that the next walk from there finds it), else the module's executable
+   segments.  Out of line: the walk's calls know which registers it
+   uses.  */
 static __attribute__((noinline)) int last_is_code(struct gorc_rt_walk_modules *wm, unsigned slot,
                                                   uint64_t ra)
 {
-  return gorc_rt_ra_is_code(wm, slot, ra);
+  struct gorc_rt_module m;
+  return gorc_rt_cache_word_of(slot, ra) != 0 || gorc_rt_word(wm, ra, &slot) != 0
+         || (gorc_rt_module_find(ra - 1, &m) == 0 && gorc_rt_module_has_code(&m, ra - 1, 1));
 }
 
 /* The flags of a cursor after the inner loop stepped frames: aux is not

@@ -694,7 +694,7 @@ static enum prof_walk_end walk_end(int rc)
 
 /* The state at PC of module M (records first, then .eh_frame): 1, or 0
    when neither describes PC.  A gap between the functions of a range is
-   no records, as in the runtime (records.c).  */
+   no records, as in the runtime (lookup.c).  */
 static int module_lookup(const struct prof_module *m, uint64_t pc, struct gorc_state *st)
 {
   uint64_t next;

@@ -1,5 +1,5 @@
 /* Shared by the ehframe test programs: a file's loadable segments mapped
-   read-only (never run) so that gorc_rt_ehframe_state reads its
+   read-only (never run) so that eh_state (eh-lookup.c) reads its
    .eh_frame_hdr and .eh_frame in place, and printing/checking states.  */
 
 #ifndef GORC_EH_TEST_H
@@ -13,8 +13,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "arch.h"
 #include "ehframe.h"
 #include "gorc.h"
+
+/* The state at PC from EF's tables, as libgorc's walk looks it up
+   (eh-lookup.c): 1 with *OUT, 0 when no FDE covers PC, -GORC_ECORRUPT
+   when the tables are malformed where the lookup went.  */
+int eh_state(const struct gorc_rt_ehframe *ef, uint64_t pc, struct gorc_state *out);
 
 /* A file mapped as the loader would place it: link-time address A is at
    A + bias.  */

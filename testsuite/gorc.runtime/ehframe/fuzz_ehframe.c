@@ -1,4 +1,4 @@
-/* libFuzzer target for gorc_rt_ehframe_state.  The input: 4 bytes, the
+/* libFuzzer target for eh_state.  The input: 4 bytes, the
    offset of .eh_frame_hdr in the region; 4 bytes, the address looked up
    (signed, relative to the region); then the region itself (header,
    search table, CIEs and FDEs: malformed -c writes real ones as seeds),
@@ -8,7 +8,7 @@
 
    clang -fsanitize=fuzzer,address,undefined -Iinclude -Iruntime/include \
      -Iruntime/src -Itestsuite/gorc.runtime/ehframe \
-     testsuite/gorc.runtime/ehframe/fuzz_ehframe.c runtime/src/eh_lookup.c  */
+     testsuite/gorc.runtime/ehframe/fuzz_ehframe.c testsuite/gorc.runtime/ehframe/eh-lookup.c  */
 
 #include "eh-test.h"
 
@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   for (int d = 0; d < 3; d++) {
     struct gorc_state st;
     memset(&st, 0, sizeof st);
-    int rc = gorc_rt_ehframe_state(&ef, at + (uint64_t)(int64_t)pc_off + (uint64_t)d, &st);
+    int rc = eh_state(&ef, at + (uint64_t)(int64_t)pc_off + (uint64_t)d, &st);
     if (rc != 0 && rc != 1 && rc != -GORC_ECORRUPT)
       abort();
     if (rc == 1 && !eh_well_formed(&st))

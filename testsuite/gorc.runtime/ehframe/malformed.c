@@ -1,4 +1,4 @@
-/* Malformed input for gorc_rt_ehframe_state: the bytes of FILE from
+/* Malformed input for eh_state: the bytes of FILE from
    .eh_frame_hdr to the end of .eh_frame (a "region"), copied into a
    buffer of exactly their size (malloc'd, so valgrind or ASan see any read
    past it) and looked up in place at a set of addresses (each FDE's
@@ -104,7 +104,7 @@ static void lookup_all(const struct region *r, const uint8_t *data, size_t n, st
                                : 0;
   for (size_t i = 0; i < r->npcs; i++) {
     memset(&out[i].st, 0, sizeof out[i].st);
-    out[i].rc = gorc_rt_ehframe_state(&ef, r->pcs[i] - r->addr + at, &out[i].st);
+    out[i].rc = eh_state(&ef, r->pcs[i] - r->addr + at, &out[i].st);
   }
   free(copy);
 }

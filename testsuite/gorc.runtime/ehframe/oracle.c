@@ -1,8 +1,8 @@
-/* Oracle test for gorc_rt_ehframe_state: each file given is mapped the
+/* Oracle test for eh_state: each file given is mapped the
    way the loader would place it (read-only, never run), and for every byte
    of every executable section the state looked up in place must agree
    with what libdw's CFI reader says, mapped through the same rules
-   (ehframe.h, eh_lookup.c):
+   (ehframe.h, eh-lookup.c):
 
      CFA  DW_OP_bregx R off (a reg+off rule), R 0..15 -> SP / BP / REG
           DW_OP_bregR off; DW_OP_deref                -> DEREF
@@ -218,7 +218,7 @@ static void check_byte(const char *path, Dwarf_CFI *cfi, const struct eh_image *
   struct gorc_state want, got;
   int x = expected(cfi, a, &want, 0);
   memset(&got, 0, sizeof got);
-  int rc = gorc_rt_ehframe_state(&im->ef, a + im->bias, &got);
+  int rc = eh_state(&im->ef, a + im->bias, &got);
   int ok = agrees(x, &want, rc, &got);
   if (x == 0) {
     c->nofde++;

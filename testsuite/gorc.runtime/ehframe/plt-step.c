@@ -6,7 +6,7 @@
    Run: single-steps (support/single-step.h) one call of getppid, never
    called before, through its PLT stub (with lazy binding: the stub's
    push, PLT0 and the resolver's first call).  At each instruction in this
-   program's text between the call and its return, gorc_rt_ehframe_state
+   program's text between the call and its return, eh_state
    of that instruction (an interrupted PC: looked up as is) must give a
    CFA, computed from the trapped registers, at which CFA + ra_off holds
    the call's return address, plt_call_ret.
@@ -102,7 +102,7 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *data)
 static int state_ra(const ucontext_t *uc, uint64_t pc, struct gorc_state *st, uint64_t *ra)
 {
   uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP], cfa;
-  int rc = gorc_rt_ehframe_state(&chk.ef, pc, st);
+  int rc = eh_state(&chk.ef, pc, st);
   if (rc != 1 || st->ra_kind != GORC_RA_CFA)
     return rc == 1 ? -1 : rc;
   if (st->cfa_kind == GORC_CFA_SP)

@@ -192,7 +192,7 @@ static void check_ef(const char *name, const struct gorc_rt_ehframe *ef, const s
         x = &w[i];
     struct gorc_state got;
     memset(&got, 0, sizeof got);
-    int rc = gorc_rt_ehframe_state(ef, a, &got);
+    int rc = eh_state(ef, a, &got);
     int want_rc = !x || x->what == W_NONE ? 0 : x->what == W_BAD ? -GORC_ECORRUPT : 1;
     ok = rc == want_rc && (rc != 1 || (eh_well_formed(&got) && gorc_state_equal(&x->s, &got)));
     if (!ok) {
