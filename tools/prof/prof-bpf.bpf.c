@@ -252,8 +252,8 @@ static int32_t walk_end(int rc)
   case GORC_STEP_ETRUNCATED:
     return PROF_BPF_END_TRUNCATED;
   case GORC_STEP_EREAD:
+  case GORC_STEP_EDIRECTION:
     return PROF_BPF_END_BAD;
-  case GORC_STEP_EDIRECTION: return 5;
   default:
     return PROF_BPF_END_NO_INFO;
   }
