@@ -34,6 +34,7 @@ struct table {
   const struct prof_module *mod;
   uint32_t id;                /* PROF_BPF_NO_MODULE: it could not be loaded */
   uint32_t nleaves;           /* 0: not built yet */
+  int fresh;                  /* built since prof_bpf_refresh */
 };
 
 /* A row being built, in order of address, then of arrival.  */
@@ -59,6 +60,7 @@ struct prof_bpf {
   uint64_t rows_eh, bytes_eh, own_eh;
   size_t modules_records, modules_eh, modules_failed;
   size_t prepared;            /* tables built before the program ran (prof_bpf_prepare) */
+  int tables_grew;            /* tables built since prof_bpf_refresh (marked fresh) */
   prof_bpf_sample_fn *fn;     /* prof_bpf_drain's */
   void *fn_arg;
   int kernel_only;            /* GORC_PROF_TEST_BPF=kernel-only */
@@ -436,7 +438,7 @@ static void table_build(struct prof_bpf *b, struct table *t)
 }
 
 /* The table of MOD, given an id (not built yet) when new.  */
-static const struct table *table_of(struct prof_bpf *b, const struct prof_module *mod)
+static struct table *table_of(struct prof_bpf *b, const struct prof_module *mod)
 {
   for (size_t i = 0; i < b->ntables; i++)
     if (b->tables[i].mod == mod)
@@ -461,6 +463,27 @@ static int build_new_tables(struct prof_bpf *b)
       table_build(b, &b->tables[i]);
       built = 1;
     }
+  return built;
+}
+
+/* Build the tables of P's modules not built yet: 1 when there were
+   some.  */
+static int build_tables_of(struct prof_bpf *b, const struct prof_proc *p)
+{
+  int built = 0;
+  for (size_t i = 0; i < p->space.n && i < PROF_BPF_MAX_MAPS; i++) {
+    const struct prof_module *mod = p->space.maps[i].mod;
+    if (!mod)
+      continue;
+    struct table *t = table_of(b, mod);
+    if (t->id != PROF_BPF_NO_MODULE && t->nleaves == 0) {
+      table_build(b, t);
+      t->fresh = 1;
+      built = 1;
+    }
+  }
+  if (built)
+    b->tables_grew = 1;
   return built;
 }
 
@@ -494,27 +517,50 @@ static void push_proc(struct prof_bpf *b, const struct prof_proc *p)
 
 /* The mappings first, so that a sample in a module whose table is being
    built says "no table yet", not "not code"; then again with the
-   tables.  */
-void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p)
+   tables (BUILD), or as they are (the first sample of a module builds
+   its table: rewalk).  */
+void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p, int build)
 {
   push_proc(b, p);
-  if (build_new_tables(b))
+  if (build && build_tables_of(b, p))
     push_proc(b, p);
+}
+
+/* Does P map a module whose table is fresh?  */
+static int maps_fresh_table(struct prof_bpf *b, const struct prof_proc *p)
+{
+  for (size_t i = 0; i < p->space.n && i < PROF_BPF_MAX_MAPS; i++)
+    if (p->space.maps[i].mod && table_of(b, p->space.maps[i].mod)->fresh)
+      return 1;
+  return 0;
+}
+
+void prof_bpf_refresh(struct prof_bpf *b, const struct prof_data *view)
+{
+  if (!b->tables_grew)
+    return;
+  for (size_t i = 0; i < view->nprocs; i++)
+    if (maps_fresh_table(b, &view->procs[i]))
+      push_proc(b, &view->procs[i]);
+  for (size_t i = 0; i < b->ntables; i++)
+    b->tables[i].fresh = 0;
+  b->tables_grew = 0;
 }
 
 static void prepare_file(void *arg, const char *path)
 {
-  struct prof_bpf *b = arg;
   const struct prof_module *mod = prof_module_of(path);
-  if (mod && table_of(b, mod)->nleaves == 0)
-    b->prepared++;
+  if (mod)
+    table_of(arg, mod);
 }
 
 void prof_bpf_prepare(struct prof_bpf *b, const char *cmd)
 {
+  size_t before = b->modules_records + b->modules_eh;
   prof_program_files(cmd, prepare_file, b);
   prepare_file(b, "[vdso]");
   build_new_tables(b);
+  b->prepared = b->modules_records + b->modules_eh - before;
 }
 
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid)
@@ -538,7 +584,7 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
   uint32_t zero = 0;
   int fd = bpf_map__fd(b->skel->maps.held);
   proc_value(b, p, &h.proc);
-  if (build_new_tables(b))
+  if (build_tables_of(b, p))
     proc_value(b, p, &h.proc);
   h.regs = *r;
   h.stack_bytes = bytes < PROF_BPF_COPY ? bytes : PROF_BPF_COPY;
@@ -605,17 +651,20 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
     fprintf(f, "gorc-prof: BPF run time: %.0f ns per sample, %.1f ns per frame (the kernel's "
             "BPF statistics)\n", (double)ns / (double)runs,
             frames ? (double)ns / (double)frames : 0.0);
+  size_t unsampled = 0;
+  for (size_t i = 0; i < b->ntables; i++)
+    unsampled += b->tables[i].id != PROF_BPF_NO_MODULE && b->tables[i].nleaves == 0;
   fprintf(f, "gorc-prof: BPF tables: %zu modules with records: %llu rows, %.1f KB for %.1f KB "
           "of records (%.2fx); %zu from .eh_frame: %llu rows, %.1f KB for %.1f KB of .eh_frame "
           "(%.2fx); %zu states, %.1f KB; %zu modules without a table; %zu built before the program "
-          "started\n",
+          "started; %zu mapped but never sampled (not built)\n",
           b->modules_records, (unsigned long long)b->rows_records,
           (double)b->bytes_records / 1024, (double)b->own_records / 1024,
           b->own_records ? (double)b->bytes_records / (double)b->own_records : 0.0,
           b->modules_eh, (unsigned long long)b->rows_eh, (double)b->bytes_eh / 1024,
           (double)b->own_eh / 1024, b->own_eh ? (double)b->bytes_eh / (double)b->own_eh : 0.0,
           b->nstates, (double)b->nstates * sizeof(struct gorc_state) / 1024, b->modules_failed,
-          b->prepared);
+          b->prepared, unsampled);
 }
 
 void prof_bpf_close(struct prof_bpf *b)
@@ -643,7 +692,17 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
 }
 int prof_bpf_prog_fd(const struct prof_bpf *b) { (void)b; return -1; }
 int prof_bpf_ring_fd(const struct prof_bpf *b) { (void)b; return -1; }
-void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p) { (void)b; (void)p; }
+void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p, int build)
+{
+  (void)b;
+  (void)p;
+  (void)build;
+}
+void prof_bpf_refresh(struct prof_bpf *b, const struct prof_data *view)
+{
+  (void)b;
+  (void)view;
+}
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
 void prof_bpf_prepare(struct prof_bpf *b, const char *cmd) { (void)b; (void)cmd; }
 void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)

@@ -211,8 +211,15 @@ int prof_bpf_prog_fd(const struct prof_bpf *b);
 /* The epoll descriptor that says the ring buffer has samples.  */
 int prof_bpf_ring_fd(const struct prof_bpf *b);
 /* Give the walker P's executable mappings as they are now (p->space),
-   loading the table of each module met for the first time.  */
-void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p);
+   with BUILD loading the table of each module met for the first time;
+   without, a module's table is built when the first sample that needs
+   it arrives (its stack copied, then walked again: -a, where building
+   every module of every process up front would take seconds).  */
+void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p, int build);
+/* Tables built since the last call (for samples that needed them): the
+   processes of VIEW that map their modules get their mappings again,
+   with them.  */
+void prof_bpf_refresh(struct prof_bpf *b, const struct prof_data *view);
 /* Before the program CMD runs: the tables of the files it will map as
    it starts (prof_program_files) and of the vdso, so that its first
    samples find them.  */

@@ -399,13 +399,14 @@ static void kill_and_wait_end(pid_t pid)
 }
 
 /* --unwind=bpf: process P, read from /proc, into the walker's view,
-   and its mappings to the walker.  */
+   and its mappings to the walker (-a: their tables as their first
+   samples need them).  */
 static void walker_adopt(struct recorder *r, const struct prof_proc *p)
 {
   struct prof_proc *v = prof_proc_get(&r->bpf_view, p->pid);
   memcpy(v->comm, p->comm, sizeof v->comm);
   prof_space_copy(&v->space, &p->space);
-  prof_bpf_sync(r->bpf, v);
+  prof_bpf_sync(r->bpf, v, !r->o->all);
 }
 
 /* Open the events of every thread of PID.  */
@@ -520,7 +521,7 @@ static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
     prof_bpf_forget(r->bpf, (pid_t)ids[0]);
   else if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP
            || h->type == PERF_RECORD_COMM || (h->type == PERF_RECORD_FORK && ids[0] != ids[1]))
-    prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, (pid_t)ids[0]));
+    prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, (pid_t)ids[0]), !r->o->all);
 }
 
 static void pend(struct recorder *r, const uint8_t *rec, size_t len)
@@ -591,10 +592,12 @@ static void feed_until(struct recorder *r, uint64_t horizon)
   prof_sort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
   size_t k = 0, sorted = r->npend;
   for (; k < sorted && r->pend[k].time < horizon; k++) {
-    if (r->pend[k].bpf)
+    if (r->pend[k].bpf) {
       prof_bpf_feed(r->bpf, r->d, r->pend[k].rec, r->pend[k].len);
-    else
+      prof_bpf_refresh(r->bpf, &r->bpf_view);
+    } else {
       prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
+    }
     free(r->pend[k].rec);
     if (k % 256 == 255)
       drain_all(r);
@@ -802,10 +805,7 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     free(r.rings);
     return 2;
   }
-  /* -a: the default copies stacks (the walker would build every
-     module's table of every process before the first sample) */
-  int walk = o->unwind == PROF_UNWIND_BPF || (o->unwind == PROF_UNWIND_AUTO && !o->all);
-  if (walk && choose_walker(&r) != 0) {
+  if (o->unwind != PROF_UNWIND_COPY && choose_walker(&r) != 0) {
     if (r.child) {
       close(go);
       waitpid(r.child, status, 0);
