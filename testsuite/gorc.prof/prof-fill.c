@@ -1,6 +1,6 @@
 /* gorc-prof test program: overflows gorc-prof's ring buffer on cue.
 
-     prof-fill MS
+     prof-fill MS [LIB]
 
    Run as `GORC_PROF_TEST_HOLD_RING=1 gorc-prof -- prof-fill MS`: gorc-prof
    does not read its ring until asked.  The program burns MS milliseconds
@@ -8,8 +8,15 @@
    more than a one-page ring holds), asks gorc-prof (its parent) to read
    with SIGUSR1, waits for its answer, then burns MS / 10 more: the
    kernel writes the count of what it dropped before the next record.
-   Exits 0, 1 when not started by gorc-prof.  */
+   It burns on, MS / 10 at a time (20 times at most), until gorc-prof
+   answers again: it has read that count (and the maps of this process,
+   which must still run then).  With LIB (prof-dlopen.c built with
+   -DPROF_DLOPEN_LIB -shared) it dlopens LIB while the ring is full (its
+   mmap record is lost for sure) and burns after the answers in main ->
+   lib_chain -> lib_work.  Exits 0, 1 when not started by gorc-prof or
+   LIB does not load.  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +24,12 @@
 #include <unistd.h>
 
 static volatile double sink;
-static volatile sig_atomic_t answered;
+static volatile sig_atomic_t answered;   /* gorc-prof's answers so far */
 
 static void on_answer(int sig)
 {
   (void)sig;
-  answered = 1;
+  answered++;
 }
 
 static double cpu_ms(void)
@@ -51,12 +58,27 @@ int main(int argc, char **argv)
   sigaddset(&usr1, SIGUSR1);
   sigprocmask(SIG_BLOCK, &usr1, &old);
   fill_work(ms);
+  double (*lib_chain)(int) = NULL;
+  if (argc > 2) {
+    void *lib = dlopen(argv[2], RTLD_NOW);
+    lib_chain = lib ? (double (*)(int))dlsym(lib, "lib_chain") : NULL;
+    if (!lib_chain) {
+      fprintf(stderr, "prof-fill: %s\n", dlerror());
+      return 1;
+    }
+  }
   if (kill(getppid(), SIGUSR1) != 0) {
     perror("prof-fill: kill");
     return 1;
   }
   while (!answered)
     sigsuspend(&old);
-  fill_work(ms / 10);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  for (int i = 0; i < 20 && answered < 2; i++) {
+    if (lib_chain)
+      sink += lib_chain((int)(ms / 10));
+    else
+      fill_work(ms / 10);
+  }
   return 0;
 }

@@ -55,12 +55,19 @@ struct ring {
 };
 
 /* A record copied out of a ring, waiting to be fed in time order.  */
+/* What a pending record is.  */
+enum pend_kind {
+  PEND_PERF,                  /* a perf record */
+  PEND_BPF,                   /* a BPF walker's sample (prof-bpf.h) */
+  PEND_MAPS                   /* a process's maps read after a loss (struct maps_read) */
+};
+
 struct pending {
   uint64_t time;
   uint64_t seq;               /* arrival order, for equal times */
   uint8_t *rec;
   size_t len;
-  int bpf;                    /* a BPF walker's sample (prof-bpf.h), else a perf record */
+  enum pend_kind kind;
 };
 
 struct recorder {
@@ -79,6 +86,7 @@ struct recorder {
   int child_done;             /* it exited: its status is known */
   size_t ring_pages;          /* data pages per ring tried first */
   int hold;                   /* GORC_PROF_TEST_HOLD_RING: rings not read yet */
+  int answer_lost;            /* ... read since: SIGUSR1 the program at the first loss */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
   int kernel;                 /* samples in the kernel, with its callchains */
   struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
@@ -317,12 +325,37 @@ static char *saved_if_deleted(pid_t pid, const char *line, char *name, unsigned 
   return copy ? (char *)copy : name;
 }
 
+/* The executable mappings of process PID in F (its /proc/PID/maps, or a
+   copy) into P (HOLES_ONLY: only those where P knows no mapping).  */
+static void read_maps(FILE *f, pid_t pid, struct prof_proc *p, int holes_only)
+{
+  char line[4096 + 256];
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long lo, hi, off;
+    char perms[8];
+    int name_at = 0;
+    if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) < 4
+        || perms[2] != 'x' || name_at == 0 || hi <= lo)
+      continue;
+    char *name = line + name_at;
+    name[strcspn(name, "\n")] = 0;
+    if (*name == 0 || (holes_only && (prof_space_find(&p->space, lo)
+                                      || prof_space_find(&p->space, hi - 1))))
+      continue;
+    name = saved_if_deleted(pid, line, name, lo, hi);
+    prof_space_map(&p->space, lo, hi - lo, off, name);
+    const struct prof_map *m = prof_space_find(&p->space, lo);
+    if (m && m->mod)
+      prof_proc_add_span(p, m->bias, lo, hi, m->path);
+  }
+}
+
 /* The executable mappings and the name of process PID, as perf reports
    them for processes it starts: read from /proc (the kernel reports only
    what is mapped after the events open).  */
 static void synthesize_process(struct recorder *r, pid_t pid)
 {
-  char path[64], line[4096 + 256];
+  char path[64];
   struct prof_proc *p = prof_proc_get(r->d, pid);
   snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
   FILE *f = fopen(path, "r");
@@ -332,28 +365,10 @@ static void synthesize_process(struct recorder *r, pid_t pid)
     fclose(f);
   }
   snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
-  f = fopen(path, "r");
-  if (!f)
-    return;
-  while (fgets(line, sizeof line, f)) {
-    unsigned long long lo, hi, off;
-    char perms[8];
-    int name_at = 0;
-    if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) < 4
-        || perms[2] != 'x' || name_at == 0)
-      continue;
-    char *name = line + name_at;
-    name[strcspn(name, "\n")] = 0;
-    if (*name == 0)
-      continue;
-    name = saved_if_deleted(pid, line, name, lo, hi);
-    struct prof_proc *pp = prof_proc_get(r->d, pid);
-    prof_space_map(&pp->space, lo, hi - lo, off, name);
-    const struct prof_map *m = prof_space_find(&pp->space, lo);
-    if (m && m->mod)
-      prof_proc_add_span(pp, m->bias, lo, hi, m->path);
+  if ((f = fopen(path, "r"))) {
+    read_maps(f, pid, p, 0);
+    fclose(f);
   }
-  fclose(f);
 }
 
 /* -a: every process running now, from /proc (the idle task, pid 0,
@@ -407,6 +422,26 @@ static void walker_adopt(struct recorder *r, const struct prof_proc *p)
   memcpy(v->comm, p->comm, sizeof v->comm);
   prof_space_copy(&v->space, &p->space);
   prof_bpf_sync(r->bpf, v, !r->o->all);
+}
+
+/* --unwind=bpf, records lost: the walker's view of each process it
+   follows gets the mappings it has now where the view knows none, and
+   the walker those mappings.  */
+static void walker_refill(struct recorder *r)
+{
+  char path[64];
+  for (size_t i = 0; i < r->bpf_view.nprocs; i++) {
+    struct prof_proc *v = &r->bpf_view.procs[i];
+    if (v->ended || v->pid <= 0)
+      continue;
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)v->pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+      continue;
+    read_maps(f, v->pid, v, 1);
+    fclose(f);
+    prof_bpf_sync(r->bpf, v, !r->o->all);
+  }
 }
 
 /* Open the events of every thread of PID.  */
@@ -490,7 +525,8 @@ static uint64_t record_time(const struct recorder *r, const uint8_t *rec, size_t
   return gorc_perf_decode_id(&r->layout, rec, len, &id) == 0 ? id.time : 0;
 }
 
-static void pend_at(struct recorder *r, const void *rec, size_t len, uint64_t time, int bpf)
+static void pend_at(struct recorder *r, const void *rec, size_t len, uint64_t time,
+                    enum pend_kind kind)
 {
   r->pend = prof_xgrow(r->pend, &r->cap_pend, r->npend + 1, sizeof *r->pend, 1024, SIZE_MAX);
   struct pending *p = &r->pend[r->npend++];
@@ -498,12 +534,72 @@ static void pend_at(struct recorder *r, const void *rec, size_t len, uint64_t ti
   p->len = len;
   p->time = time;
   p->seq = r->seq++;
-  p->bpf = bpf;
+  p->kind = kind;
+}
+
+/* ---- records lost ---- */
+
+/* A process's /proc/PID/maps as read when a loss was drained.  */
+struct maps_read {
+  pid_t pid;
+  size_t len;
+  char text[];
+};
+
+/* Records were lost (PERF_RECORD_LOST at TIME): mmap records among them,
+   maybe.  The maps of the processes followed are read now, while they
+   run (by the time the loss is fed, in time order, a process may be
+   gone), and fed right after the loss (feed_maps).  */
+static void pend_maps(struct recorder *r, uint64_t time)
+{
+  for (size_t i = 0; i < r->d->nprocs + 1; i++) {
+    /* the processes the profile knows, and the started program (the
+       profile may not know it yet: records are fed behind) */
+    pid_t pid = i < r->d->nprocs ? r->d->procs[i].pid : r->child;
+    if (pid <= 0 || (i < r->d->nprocs && r->d->procs[i].ended))
+      continue;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+      continue;
+    size_t cap = 64 * 1024, len = 0;
+    struct maps_read *m = prof_xmalloc(sizeof *m + cap);
+    ssize_t got;
+    while ((got = read(fd, m->text + len, cap - len)) > 0 || (got < 0 && errno == EINTR)) {
+      len += got > 0 ? (size_t)got : 0;
+      if (len == cap) {
+        cap *= 2;
+        m = prof_xrealloc(m, sizeof *m + cap);
+      }
+    }
+    close(fd);
+    m->pid = pid;
+    m->len = len;
+    pend_at(r, m, sizeof *m + len, time, PEND_MAPS);
+    free(m);
+  }
+}
+
+/* What pend_maps read: the mappings where the profile knows none (never
+   in place of one it knows: the records after the loss, fed in order,
+   still say what changed), so that later samples are not cut at a
+   module whose mmap was lost.  */
+static void feed_maps(struct prof_data *d, const struct maps_read *m)
+{
+  struct prof_proc *p = prof_proc_get(d, m->pid);
+  if (p->ended || m->len == 0)
+    return;
+  FILE *f = fmemopen((void *)m->text, m->len, "r");
+  if (!f)
+    return;
+  read_maps(f, m->pid, p, 1);
+  fclose(f);
 }
 
 static void pend_bpf(void *arg, const void *rec, size_t len, uint64_t time)
 {
-  pend_at(arg, rec, len, time, 1);
+  pend_at(arg, rec, len, time, PEND_BPF);
 }
 
 /* --unwind=bpf: a side-band record fed now into the walker's view, the
@@ -517,18 +613,29 @@ static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
   if (len < sizeof *h + sizeof ids)
     return;
   memcpy(ids, rec + sizeof *h, sizeof ids);
-  if (h->type == PERF_RECORD_EXIT && ids[0] == ids[2])
+  if (h->type == PERF_RECORD_LOST) {
+    walker_refill(r);
+  } else if (h->type == PERF_RECORD_EXIT && ids[0] == ids[2]) {
     prof_bpf_forget(r->bpf, (pid_t)ids[0]);
-  else if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP
-           || h->type == PERF_RECORD_COMM || (h->type == PERF_RECORD_FORK && ids[0] != ids[1]))
+  } else if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP
+             || h->type == PERF_RECORD_COMM || (h->type == PERF_RECORD_FORK && ids[0] != ids[1])) {
     prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, (pid_t)ids[0]), !r->o->all);
+  }
 }
 
 static void pend(struct recorder *r, const uint8_t *rec, size_t len)
 {
   if (r->bpf)
     feed_walker(r, rec, len);
-  pend_at(r, rec, len, record_time(r, rec, len), 0);
+  uint64_t time = record_time(r, rec, len);
+  pend_at(r, rec, len, time, PEND_PERF);
+  if (((const struct perf_event_header *)rec)->type == PERF_RECORD_LOST) {
+    pend_maps(r, time);
+    if (r->answer_lost) {
+      r->answer_lost = 0;
+      kill(r->child, SIGUSR1);
+    }
+  }
 }
 
 /* Copy every record of RING out.  */
@@ -592,11 +699,14 @@ static void feed_until(struct recorder *r, uint64_t horizon)
   prof_sort(r->pend, r->npend, sizeof *r->pend, pending_cmp);
   size_t k = 0, sorted = r->npend;
   for (; k < sorted && r->pend[k].time < horizon; k++) {
-    if (r->pend[k].bpf) {
-      prof_bpf_feed(r->bpf, r->d, r->pend[k].rec, r->pend[k].len);
+    const struct pending *p = &r->pend[k];
+    if (p->kind == PEND_BPF) {
+      prof_bpf_feed(r->bpf, r->d, p->rec, p->len);
       prof_bpf_refresh(r->bpf, &r->bpf_view);
+    } else if (p->kind == PEND_MAPS) {
+      feed_maps(r->d, (const struct maps_read *)p->rec);
     } else {
-      prof_feed_record(r->d, &r->layout, r->pend[k].rec, r->pend[k].len);
+      prof_feed_record(r->d, &r->layout, p->rec, p->len);
     }
     free(r->pend[k].rec);
     if (k % 256 == 255)
@@ -682,6 +792,7 @@ static void record_loop(struct recorder *r, int *status)
     horizon = round_start;
     if (r->hold && release_asked) {
       r->hold = 0;
+      r->answer_lost = 1;
       kill(r->child, SIGUSR1);
     }
     if (done)
