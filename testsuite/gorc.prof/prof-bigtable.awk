@@ -1,6 +1,6 @@
 # A program with a large table: N functions (awk -v n=N), each saving
 # three registers around a call, so that its records hold about 9 rows a
-# function (4000: some 36,000 rows, a BPF table three index levels deep).
+# function (5000: some 45,000 rows, a BPF table three index levels deep).
 # main calls f_0(20, ...) repeatedly; f_I calls f_((I * 37 + 11) % N),
 # 21 functions in all, spread over the whole table, the last calls
 # leaf_work.  prof.exp derives the chain the same way.

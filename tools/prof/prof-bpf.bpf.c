@@ -209,6 +209,40 @@ static uint32_t block_count_at_most(const struct prof_bpf_block *block, uint32_t
   return n + slot_at_most(block->slot[n & (PROF_BPF_BLOCK_SLOTS - 1)], key, shift);
 }
 
+/* Dense row I's word of LEAF (I clamped to the last row: the rows past
+   the last repeat it).  */
+static uint32_t dense_hi(const struct prof_bpf_block *leaf, uint32_t i)
+{
+  uint16_t hi;
+  i &= 63;                    /* (for the verifier: i is at most 63) */
+  if (i > PROF_BPF_DENSE_ROWS - 1)
+    i = PROF_BPF_DENSE_ROWS - 1;
+  __builtin_memcpy(&hi, (const uint8_t *)leaf + PROF_BPF_DENSE_HI_AT + 2 * i, 2);
+  return hi;
+}
+
+/* Dense row I's low state byte of LEAF (I clamped as in dense_hi).  */
+static uint32_t dense_lo(const struct prof_bpf_block *leaf, uint32_t i)
+{
+  i &= 63;                    /* (for the verifier: i is at most 63) */
+  if (i > PROF_BPF_DENSE_ROWS - 1)
+    i = PROF_BPF_DENSE_ROWS - 1;
+  return *((const uint8_t *)leaf + PROF_BPF_DENSE_LO_AT(i));
+}
+
+/* The state id at DELTA past a dense leaf's lowest pc (prof-bpf.h): the
+   last row at or below it, by halving over 64 rows without branches on
+   the rows, as block_count_at_most.  */
+static uint32_t dense_leaf_state(const struct prof_bpf_block *leaf, uint32_t delta)
+{
+  uint32_t key = delta < PROF_BPF_DENSE_MAX_DELTA ? delta : PROF_BPF_DENSE_MAX_DELTA, n = 0;
+  for (uint32_t step = 32; step > 0; step /= 2)
+    n += step * slot_at_most(dense_hi(leaf, n + step - 1), key, PROF_BPF_DENSE_HI_SHIFT);
+  if (n == 0)                 /* (a leaf's first row is at its lowest pc) */
+    return PROF_BPF_STATE_NONE;
+  return prof_bpf_dense_state(dense_hi(leaf, n - 1), dense_lo(leaf, n - 1));
+}
+
 /* The state id of file address PC in the table of MODULE (NLEAVES
    leaves, prof-bpf.h): from the root's index down to a leaf, then the
    last row at or below PC; PROF_BPF_STATE_NONE below the first.  A
@@ -238,6 +272,8 @@ __attribute__((noinline)) uint32_t find_state(uint32_t module, uint32_t nleaves,
   if (!leaf)
     return PROF_BPF_STATE_NONE;
   uint32_t delta = pc - leaf_pc;
+  if (((const uint8_t *)leaf)[PROF_BPF_DENSE_MARK_AT] == PROF_BPF_DENSE_MARK)
+    return dense_leaf_state(leaf, delta);
   uint32_t n = block_count_at_most(leaf, delta < 0xffff ? delta : 0xffff, 16);
   if (n == 0)                 /* (a leaf's first row is at its lowest pc) */
     return PROF_BPF_STATE_NONE;

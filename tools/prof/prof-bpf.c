@@ -53,6 +53,7 @@ struct prof_bpf {
   uint32_t next_id;
   struct gorc_state *states;  /* the states map's contents */
   size_t nstates, cap_states;
+  size_t states_pushed;       /* states[0 .. states_pushed) are in the map */
   uint32_t *state_hash;       /* open addressing: state id + 1, 0 empty */
   size_t hash_cap;
   /* what the tables cost, by where their rows came from */
@@ -212,13 +213,31 @@ static uint32_t state_id(struct prof_bpf *b, const struct gorc_state *st)
   if (b->nstates == PROF_BPF_MAX_STATES)
     return PROF_BPF_STATE_NONE;
   uint32_t id = (uint32_t)b->nstates;
-  if (bpf_map_update_elem(bpf_map__fd(b->skel->maps.states), &id, &s, BPF_ANY) != 0)
-    return PROF_BPF_STATE_NONE;
   b->states = prof_xgrow(b->states, &b->cap_states, b->nstates + 1, sizeof *b->states, 256,
                          SIZE_MAX);
   b->states[b->nstates++] = s;
   b->state_hash[i] = id + 1;
   return id;
+}
+
+/* The states added since the last call into the states map, in one
+   batch (a system call a table, not one a state): before any table that
+   names them is loaded.  0 or -1.  */
+static int push_states(struct prof_bpf *b)
+{
+  uint32_t count = (uint32_t)(b->nstates - b->states_pushed);
+  if (count == 0)
+    return 0;
+  uint32_t *keys = prof_xmalloc(count * sizeof *keys);
+  for (uint32_t i = 0; i < count; i++)
+    keys[i] = (uint32_t)b->states_pushed + i;
+  int rc = bpf_map_update_batch(bpf_map__fd(b->skel->maps.states), keys,
+                                &b->states[b->states_pushed], &count, NULL);
+  free(keys);
+  if (rc != 0)
+    return -1;
+  b->states_pushed = b->nstates;
+  return 0;
 }
 
 /* ---- tables ---- */
@@ -320,29 +339,65 @@ struct blocks {
   uint32_t nleaves, depth, first[PROF_BPF_MAX_LEVELS + 1];
 };
 
-/* ROWS (N) into leaves: a new leaf when one is full or a row is 64 KiB
-   or more past its leaf's first; the slots left over repeat the last
-   row.  The leaves counted (and made, when B->v is not NULL, at the
-   leaf level's place).  */
+/* How many of ROWS (N) from the first a leaf holds: up to MAX rows
+   less than SPAN past the first (DENSE: and whose states a dense row
+   holds).  */
+static uint32_t rows_within(const struct build_row *rows, size_t n, uint32_t max, uint64_t span,
+                            int dense)
+{
+  uint32_t k = 0;
+  while (k < n && k < max && rows[k].pc - rows[0].pc < span
+         && (!dense || PROF_BPF_DENSE_HOLDS(rows[k].state)))
+    k++;
+  return k;
+}
+
+/* A leaf of ROWS' first K rows (K <= PROF_BPF_BLOCK_SLOTS): 4 bytes a
+   row, the slots left over repeating the last.  */
+static void fill_leaf(struct prof_bpf_block *leaf, const struct build_row *rows, uint32_t k)
+{
+  for (uint32_t i = 0; i < PROF_BPF_BLOCK_SLOTS; i++) {
+    const struct build_row *r = &rows[i < k ? i : k - 1];
+    leaf->slot[i] = PROF_BPF_LEAF_ROW(r->pc - rows[0].pc, r->state);
+  }
+}
+
+/* A dense leaf of ROWS' first K rows (K <= PROF_BPF_DENSE_ROWS), the rows
+   left over repeating the last.  */
+static void fill_dense_leaf(struct prof_bpf_block *leaf, const struct build_row *rows, uint32_t k)
+{
+  uint8_t *bytes = (uint8_t *)leaf;
+  memset(leaf, 0, sizeof *leaf);
+  bytes[PROF_BPF_DENSE_MARK_AT] = PROF_BPF_DENSE_MARK;
+  for (uint32_t i = 0; i < PROF_BPF_DENSE_ROWS; i++) {
+    const struct build_row *r = &rows[i < k ? i : k - 1];
+    uint16_t hi = PROF_BPF_DENSE_HI(r->pc - rows[0].pc, r->state);
+    memcpy(bytes + PROF_BPF_DENSE_HI_AT + 2 * i, &hi, 2);
+    bytes[PROF_BPF_DENSE_LO_AT(i)] = (uint8_t)r->state;
+  }
+}
+
+/* ROWS (N) into leaves, each of as many rows as it holds: a dense leaf
+   where that is more rows than a leaf of 4-byte rows holds.  The leaves
+   counted (and made, when B->v is not NULL, at the leaf level's
+   place).  */
 static uint32_t make_leaves(const struct build_row *rows, size_t n, struct blocks *b)
 {
-  uint32_t leaves = 0, used = 0, base = 0;
-  struct prof_bpf_block *leaf = NULL;
-  for (size_t i = 0; i < n; i++) {
-    uint32_t pc = (uint32_t)rows[i].pc;
-    if (leaves == 0 || used == PROF_BPF_BLOCK_SLOTS || pc - base > 0xffff) {
-      base = pc;
-      used = 0;
-      if (b->v) {
-        b->leaf_pc[leaves] = pc;
-        leaf = &b->v[b->first[b->depth] + leaves];
-      }
-      leaves++;
+  uint32_t leaves = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t wide = rows_within(rows + i, n - i, PROF_BPF_BLOCK_SLOTS, 0x10000, 0);
+    uint32_t dense = rows_within(rows + i, n - i, PROF_BPF_DENSE_ROWS,
+                                 PROF_BPF_DENSE_MAX_DELTA + 1, 1);
+    if (b->v) {
+      struct prof_bpf_block *leaf = &b->v[b->first[b->depth] + leaves];
+      b->leaf_pc[leaves] = (uint32_t)rows[i].pc;
+      if (dense > wide)
+        fill_dense_leaf(leaf, rows + i, dense);
+      else
+        fill_leaf(leaf, rows + i, wide);
     }
-    if (leaf)
-      for (uint32_t k = used; k < PROF_BPF_BLOCK_SLOTS; k++)
-        leaf->slot[k] = PROF_BPF_LEAF_ROW(pc - base, rows[i].state);
-    used++;
+    i += dense > wide ? dense : wide;
+    leaves++;
   }
   return leaves;
 }
@@ -411,7 +466,8 @@ static void table_build(struct prof_bpf *b, struct table *t)
   prof_module_rows(t->mod, on_row, &bu);
   add_sigreturns(&bu);
   size_t n = packed_rows(&bu, &rows);
-  if (n > 0 && make_blocks(rows, n, &bl) == 0 && table_load(b, t->id, &bl) == 0) {
+  if (n > 0 && make_blocks(rows, n, &bl) == 0 && push_states(b) == 0
+      && table_load(b, t->id, &bl) == 0) {
     uint64_t bytes = (bl.first[bl.depth] + (uint64_t)bl.nleaves) * sizeof *bl.v;
     t->nleaves = bl.nleaves;
     prof_module_sizes(t->mod, &own_records, &own_eh);

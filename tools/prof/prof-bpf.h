@@ -44,6 +44,15 @@
    - A leaf: rows, PROF_BPF_LEAF_ROW(PC - the leaf's lowest PC, STATE),
      ascending; the slots left over repeat the last row.  A leaf's
      rows span at most 64 KiB from its first.  4 bytes a row.
+   - A dense leaf, where rows lie close (code with gorc records: a row
+     every few bytes): byte 3 PROF_BPF_DENSE_MARK (in a leaf of 4-byte
+     rows, the top byte of the first row's delta, 0), and 42 rows of 3
+     bytes: from byte 4 a 16-bit word each, PROF_BPF_DENSE_HI(delta,
+     state), ascending; the state's low byte each at
+     PROF_BPF_DENSE_LO_AT(row) (bytes 0-2, then 88-126).  Deltas below
+     2 KiB, state ids in 13 bits (NONE and SIGRETURN as the two highest);
+     the rows left over repeat the last.  The table builder makes a leaf
+     dense where it holds more rows so (and its states fit).
    The blocks are stored level by level from the root, each level from
    left to right with every block but its last full: the tree's shape
    follows from its number of leaves (prof_bpf_tree), and the J-th child
@@ -55,10 +64,26 @@
 #define PROF_BPF_INDEX_PAD 0xffffffffu
 #define PROF_BPF_LEAF_ROW(delta, state) ((uint32_t)(delta) << 16 | (uint16_t)(state))
 #define PROF_BPF_LEAF_STATE(row) ((row) & 0xffffu)
+#define PROF_BPF_DENSE_MARK 0xffu
+#define PROF_BPF_DENSE_MARK_AT 3
+#define PROF_BPF_DENSE_ROWS 42
+#define PROF_BPF_DENSE_HI_AT 4
+#define PROF_BPF_DENSE_LO_AT(row) ((row) < 3 ? (row) : PROF_BPF_DENSE_HI_AT + 2 * PROF_BPF_DENSE_ROWS + (row) - 3)
+/* A dense row: DELTA_BITS of delta, the rest of 24 bits the state id;
+   the two highest ids stand for SIGRETURN and NONE.  */
+#define PROF_BPF_DENSE_DELTA_BITS 11
+#define PROF_BPF_DENSE_STATE_BITS (24 - PROF_BPF_DENSE_DELTA_BITS)
+#define PROF_BPF_DENSE_MAX_DELTA ((1u << PROF_BPF_DENSE_DELTA_BITS) - 1)
+#define PROF_BPF_DENSE_STATE_MASK ((1u << PROF_BPF_DENSE_STATE_BITS) - 1)
+#define PROF_BPF_DENSE_HI_SHIFT (PROF_BPF_DENSE_STATE_BITS - 8)
+#define PROF_BPF_DENSE_HI(delta, state) \
+  ((uint16_t)((delta) << PROF_BPF_DENSE_HI_SHIFT | ((state) & PROF_BPF_DENSE_STATE_MASK) >> 8))
 
 struct prof_bpf_block {
   uint32_t slot[PROF_BPF_BLOCK_SLOTS];
 };
+_Static_assert(PROF_BPF_DENSE_LO_AT(PROF_BPF_DENSE_ROWS - 1) < sizeof(struct prof_bpf_block),
+               "a dense leaf's rows fit its block");
 
 /* A row's state id that is no state: no unwind information from here
    up to the next row's pc.  State ids are below PROF_BPF_MAX_STATES.  */
@@ -68,6 +93,19 @@ struct prof_bpf_block {
 #define PROF_BPF_STATE_SIGRETURN 0xfffeu
 /* (find_state's answer, never in a table: the module has no table.)  */
 #define PROF_BPF_STATE_NO_TABLE 0xfffdu
+
+/* Can a dense row hold state id STATE?  */
+#define PROF_BPF_DENSE_HOLDS(state) \
+  ((state) < (PROF_BPF_STATE_SIGRETURN & PROF_BPF_DENSE_STATE_MASK) \
+   || (state) == PROF_BPF_STATE_SIGRETURN || (state) == PROF_BPF_STATE_NONE)
+
+/* The state id of a dense row from its word HI and low byte LO.  */
+static inline uint32_t prof_bpf_dense_state(uint32_t hi, uint32_t lo)
+{
+  uint32_t s = (hi & (PROF_BPF_DENSE_STATE_MASK >> 8)) << 8 | lo;
+  return s >= (PROF_BPF_STATE_SIGRETURN & PROF_BPF_DENSE_STATE_MASK)
+             ? s | (0xffffu & ~PROF_BPF_DENSE_STATE_MASK) : s;
+}
 
 /* The shape of a table of NLEAVES leaves: its index levels (*DEPTH, at
    least 1: the root is an index) and the first block of each level
