@@ -54,7 +54,6 @@ struct ring {
   uint64_t size;
 };
 
-/* A record copied out of a ring, waiting to be fed in time order.  */
 /* What a pending record is.  */
 enum pend_kind {
   PEND_PERF,                  /* a perf record */
@@ -62,6 +61,7 @@ enum pend_kind {
   PEND_MAPS                   /* a process's maps read after a loss (struct maps_read) */
 };
 
+/* A record copied out of a ring, waiting to be fed in time order.  */
 struct pending {
   uint64_t time;
   uint64_t seq;               /* arrival order, for equal times */
@@ -87,6 +87,7 @@ struct recorder {
   size_t ring_pages;          /* data pages per ring tried first */
   int hold;                   /* GORC_PROF_TEST_HOLD_RING: rings not read yet */
   int answer_lost;            /* ... read since: SIGUSR1 the program at the first loss */
+  uint64_t maps_read_at;      /* when the maps were last read after a loss (ns) */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
   int kernel;                 /* samples in the kernel, with its callchains */
   struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
@@ -424,6 +425,19 @@ static void walker_adopt(struct recorder *r, const struct prof_proc *p)
   prof_bpf_sync(r->bpf, v, !r->o->all);
 }
 
+/* After a loss: are the maps to be read again?  At most once a second
+   (a busy -a run can lose records often, and reading every process's
+   maps then would lose more); a loss after that reads them.  The first
+   loss is always due.  */
+static int maps_due(struct recorder *r)
+{
+  uint64_t t = now_ns();
+  if (r->maps_read_at && t - r->maps_read_at < 1000000000ull)
+    return 0;
+  r->maps_read_at = t;
+  return 1;
+}
+
 /* --unwind=bpf, records lost: the walker's view of each process it
    follows gets the mappings it has now where the view knows none, and
    the walker those mappings.  */
@@ -597,6 +611,22 @@ static void feed_maps(struct prof_data *d, const struct maps_read *m)
   fclose(f);
 }
 
+/* A loss (PERF_RECORD_LOST at TIME) drained: the maps read again, for
+   the profile and the walker (when due); GORC_PROF_TEST_HOLD_RING's
+   second answer.  */
+static void after_loss(struct recorder *r, uint64_t time)
+{
+  if (maps_due(r)) {
+    pend_maps(r, time);
+    if (r->bpf)
+      walker_refill(r);
+  }
+  if (r->answer_lost) {
+    r->answer_lost = 0;
+    kill(r->child, SIGUSR1);
+  }
+}
+
 static void pend_bpf(void *arg, const void *rec, size_t len, uint64_t time)
 {
   pend_at(arg, rec, len, time, PEND_BPF);
@@ -613,9 +643,7 @@ static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
   if (len < sizeof *h + sizeof ids)
     return;
   memcpy(ids, rec + sizeof *h, sizeof ids);
-  if (h->type == PERF_RECORD_LOST) {
-    walker_refill(r);
-  } else if (h->type == PERF_RECORD_EXIT && ids[0] == ids[2]) {
+  if (h->type == PERF_RECORD_EXIT && ids[0] == ids[2]) {
     prof_bpf_forget(r->bpf, (pid_t)ids[0]);
   } else if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP
              || h->type == PERF_RECORD_COMM || (h->type == PERF_RECORD_FORK && ids[0] != ids[1])) {
@@ -629,13 +657,8 @@ static void pend(struct recorder *r, const uint8_t *rec, size_t len)
     feed_walker(r, rec, len);
   uint64_t time = record_time(r, rec, len);
   pend_at(r, rec, len, time, PEND_PERF);
-  if (((const struct perf_event_header *)rec)->type == PERF_RECORD_LOST) {
-    pend_maps(r, time);
-    if (r->answer_lost) {
-      r->answer_lost = 0;
-      kill(r->child, SIGUSR1);
-    }
-  }
+  if (((const struct perf_event_header *)rec)->type == PERF_RECORD_LOST)
+    after_loss(r, time);
 }
 
 /* Copy every record of RING out.  */
