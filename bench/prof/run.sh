@@ -250,7 +250,8 @@ bpf_part() {
   added=$(awk -v s="$samples" '{ d += $3 - $1 } END { printf "%.0f", s ? d / NR / s * 1e9 : 0 }' "$WORK/bpf-rounds.txt")
   printf 'prof:   %s; copy mode: %s ns of added program CPU per sample\n' \
     "$(sed -n 's/^gorc-prof: BPF run time: //p' "$WORK/bpf.txt")" "$added"
-  sed -n 's/^gorc-prof: BPF tables: /prof:   tables: /p' "$WORK/bpf.txt"
+  sed -n 's/^gorc-prof: BPF tables: /prof:   tables (burn): /p' "$WORK/bpf.txt"
+  tables_of_larger
   # libgorc in the process (--preload): its thread trampoline's frame
   # is its own, left out
   "$PROF" --preload -F 1000 -o "$WORK/pre" --stacks="$WORK/pre.stacks" -- "$WORK/burn" 25000 \
@@ -267,6 +268,20 @@ bpf_part() {
   db=$(deep_complete bpf); dc=$(deep_complete copy)
   printf 'prof:   a 500-frame recursion (100 KB of stack): complete stacks: bpf %s of %s, copy %s of %s\n' \
     "${db% *}" "${db#* }" "${dc% *}" "${dc#* }"
+}
+
+# tables_of_larger: what the BPF tables of programs with more rows than
+# burn's cost against their records: examples/demo (when make demo built
+# it) and the testsuite's 5,000-function program
+tables_of_larger() {
+  awk -v n=5000 -f "$GORC_ROOT/testsuite/gorc.prof/prof-bigtable.awk" >"$WORK/big.c" &&
+    "$CC" -O2 -fplugin="$GORC_ROOT/plugin/gorc.so" "$WORK/big.c" -o "$WORK/big" ||
+    { echo "prof: bpf: building the 5,000-function program failed"; return; }
+  "$PROF" --unwind=bpf -o "$WORK/big" -- "$WORK/big" 100 2>"$WORK/big.txt" >/dev/null
+  sed -n 's/^gorc-prof: BPF tables: \([^;]*\);.*/prof:   tables (5,000 functions): \1/p' "$WORK/big.txt"
+  [ -x "$GORC_ROOT/examples/demo" ] || return 0
+  "$PROF" --unwind=bpf -o "$WORK/demo" -- "$GORC_ROOT/examples/demo" -q 2>"$WORK/demo.txt" >/dev/null
+  sed -n 's/^gorc-prof: BPF tables: \([^;]*\);.*/prof:   tables (examples\/demo): \1/p' "$WORK/demo.txt"
 }
 
 # kernel_share: part 4
