@@ -50,6 +50,8 @@ struct prof_bpf {
   int stats_fd;               /* BPF_ENABLE_STATS: run time kept while open */
   struct table *tables;
   size_t ntables, cap_tables;
+  size_t *table_index;        /* tables by module (index_slot), index + 1, 0 empty */
+  size_t index_cap;
   uint32_t next_id;
   struct gorc_state *states;  /* the states map's contents */
   size_t nstates, cap_states;
@@ -493,14 +495,42 @@ static void table_build(struct prof_bpf *b, struct table *t)
   free(bu.sigreturns);
 }
 
+/* Where MOD's table's index (+ 1) is or would go in the open-addressed
+   table_index (asked for every mapping of every process at each sync:
+   -a meets hundreds of modules in hundreds of processes).  */
+static size_t *index_slot(const struct prof_bpf *b, const struct prof_module *mod)
+{
+  size_t mask = b->index_cap - 1;
+  size_t i = (size_t)(((uintptr_t)mod >> 4) * 0x9e3779b97f4a7c15ull) & mask;
+  while (b->table_index[i] && b->tables[b->table_index[i] - 1].mod != mod)
+    i = (i + 1) & mask;
+  return &b->table_index[i];
+}
+
+/* The index kept at most half full, as tables are added.  */
+static void index_grow(struct prof_bpf *b)
+{
+  if (2 * (b->ntables + 1) <= b->index_cap)
+    return;
+  free(b->table_index);
+  b->index_cap = b->index_cap ? 2 * b->index_cap : 256;
+  b->table_index = calloc(b->index_cap, sizeof *b->table_index);
+  if (!b->table_index)
+    abort();
+  for (size_t i = 0; i < b->ntables; i++)
+    *index_slot(b, b->tables[i].mod) = i + 1;
+}
+
 /* The table of MOD, given an id (not built yet) when new.  */
 static struct table *table_of(struct prof_bpf *b, const struct prof_module *mod)
 {
-  for (size_t i = 0; i < b->ntables; i++)
-    if (b->tables[i].mod == mod)
-      return &b->tables[i];
+  size_t *slot = b->index_cap ? index_slot(b, mod) : NULL;
+  if (slot && *slot)
+    return &b->tables[*slot - 1];
+  index_grow(b);
   b->tables = prof_xgrow(b->tables, &b->cap_tables, b->ntables + 1, sizeof *b->tables, 16,
                          SIZE_MAX);
+  *index_slot(b, mod) = b->ntables + 1;
   struct table *t = &b->tables[b->ntables++];
   t->mod = mod;
   t->nleaves = 0;
@@ -732,6 +762,7 @@ void prof_bpf_close(struct prof_bpf *b)
     close(b->stats_fd);
   prof_walker__destroy(b->skel);
   free(b->tables);
+  free(b->table_index);
   free(b->states);
   free(b->state_hash);
   free(b);
