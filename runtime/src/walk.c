@@ -144,6 +144,9 @@ run_frames(struct loop_regs *l, uint32_t w, uint64_t hi, void **end)
 
 /* ---- lookups: the module, then the state ---- */
 
+/* (internal.h.)  Out of line: inlined into word_of_other, it changed the
+   inner loop's registers (GCC allocates them knowing what a call of
+   this file clobbers) and cost 0.1 instruction a frame of the chain.  */
 __attribute__((noinline)) uint32_t gorc_rt_word(struct gorc_rt_walk_modules *wm, uint64_t ra,
                                              unsigned *slot)
 {
