@@ -425,39 +425,6 @@ static void walker_adopt(struct recorder *r, const struct prof_proc *p)
   prof_bpf_sync(r->bpf, v, !r->o->all);
 }
 
-/* After a loss: are the maps to be read again?  At most once a second
-   (a busy -a run can lose records often, and reading every process's
-   maps then would lose more); a loss after that reads them.  The first
-   loss is always due.  */
-static int maps_due(struct recorder *r)
-{
-  uint64_t t = now_ns();
-  if (r->maps_read_at && t - r->maps_read_at < 1000000000ull)
-    return 0;
-  r->maps_read_at = t;
-  return 1;
-}
-
-/* --unwind=bpf, records lost: the walker's view of each process it
-   follows gets the mappings it has now where the view knows none, and
-   the walker those mappings.  */
-static void walker_refill(struct recorder *r)
-{
-  char path[64];
-  for (size_t i = 0; i < r->bpf_view.nprocs; i++) {
-    struct prof_proc *v = &r->bpf_view.procs[i];
-    if (v->ended || v->pid <= 0)
-      continue;
-    snprintf(path, sizeof path, "/proc/%d/maps", (int)v->pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-      continue;
-    read_maps(f, v->pid, v, 1);
-    fclose(f);
-    prof_bpf_sync(r->bpf, v, !r->o->all);
-  }
-}
-
 /* Open the events of every thread of PID.  */
 static int attach_process(struct recorder *r, pid_t pid)
 {
@@ -560,43 +527,45 @@ struct maps_read {
   char text[];
 };
 
-/* Records were lost (PERF_RECORD_LOST at TIME): mmap records among them,
-   maybe.  The maps of the processes followed are read now, while they
-   run (by the time the loss is fed, in time order, a process may be
-   gone), and fed right after the loss (feed_maps).  */
-static void pend_maps(struct recorder *r, uint64_t time)
+/* After a loss: are the maps to be read again?  At most once a second
+   (a busy -a run can lose records often, and reading every process's
+   maps then would lose more); a loss after that reads them.  The first
+   loss is always due.  */
+static int maps_due(struct recorder *r)
 {
-  for (size_t i = 0; i < r->d->nprocs + 1; i++) {
-    /* the processes the profile knows, and the started program (the
-       profile may not know it yet: records are fed behind) */
-    pid_t pid = i < r->d->nprocs ? r->d->procs[i].pid : r->child;
-    if (pid <= 0 || (i < r->d->nprocs && r->d->procs[i].ended))
-      continue;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-      continue;
-    size_t cap = 64 * 1024, len = 0;
-    struct maps_read *m = prof_xmalloc(sizeof *m + cap);
-    ssize_t got;
-    while ((got = read(fd, m->text + len, cap - len)) > 0 || (got < 0 && errno == EINTR)) {
-      len += got > 0 ? (size_t)got : 0;
-      if (len == cap) {
-        cap *= 2;
-        m = prof_xrealloc(m, sizeof *m + cap);
-      }
-    }
-    close(fd);
-    m->pid = pid;
-    m->len = len;
-    pend_at(r, m, sizeof *m + len, time, PEND_MAPS);
-    free(m);
-  }
+  uint64_t t = now_ns();
+  if (r->maps_read_at && t - r->maps_read_at < 1000000000ull)
+    return 0;
+  r->maps_read_at = t;
+  return 1;
 }
 
-/* What pend_maps read: the mappings where the profile knows none (never
-   in place of one it knows: the records after the loss, fed in order,
+/* Process PID's /proc/PID/maps as it is now, or NULL.  */
+static struct maps_read *maps_now(pid_t pid)
+{
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  size_t cap = 64 * 1024, len = 0;
+  struct maps_read *m = prof_xmalloc(sizeof *m + cap);
+  ssize_t got;
+  while ((got = read(fd, m->text + len, cap - len)) > 0 || (got < 0 && errno == EINTR)) {
+    len += got > 0 ? (size_t)got : 0;
+    if (len == cap) {
+      cap *= 2;
+      m = prof_xrealloc(m, sizeof *m + cap);
+    }
+  }
+  close(fd);
+  m->pid = pid;
+  m->len = len;
+  return m;
+}
+
+/* What maps_now read into D: the mappings where D knows none (never in
+   place of one it knows: the records after the loss, fed in order,
    still say what changed), so that later samples are not cut at a
    module whose mmap was lost.  */
 static void feed_maps(struct prof_data *d, const struct maps_read *m)
@@ -611,15 +580,31 @@ static void feed_maps(struct prof_data *d, const struct maps_read *m)
   fclose(f);
 }
 
-/* A loss (PERF_RECORD_LOST at TIME) drained: the maps read again, for
-   the profile and the walker (when due); GORC_PROF_TEST_HOLD_RING's
-   second answer.  */
+/* A loss (PERF_RECORD_LOST at TIME) drained: mmap records may be among
+   what was lost.  When due, the maps of the processes followed are read
+   once, now, while they run (by the time the loss is fed, in time
+   order, a process may be gone): into the walker's view at once (and
+   the walker told), and for the profile right after the loss.  The
+   processes followed: the walker's view, which is ahead of the profile;
+   without the walker, the profile's and the started program (records
+   are fed behind).  Then GORC_PROF_TEST_HOLD_RING's second answer.  */
 static void after_loss(struct recorder *r, uint64_t time)
 {
-  if (maps_due(r)) {
-    pend_maps(r, time);
-    if (r->bpf)
-      walker_refill(r);
+  const struct prof_data *known = r->bpf ? &r->bpf_view : r->d;
+  size_t n = maps_due(r) ? known->nprocs + 1 : 0;
+  for (size_t i = 0; i < n; i++) {
+    pid_t pid = i + 1 < n ? known->procs[i].pid : r->child;
+    if (pid <= 0 || (i + 1 < n && known->procs[i].ended) || (i + 1 == n && r->bpf))
+      continue;
+    struct maps_read *m = maps_now(pid);
+    if (!m)
+      continue;
+    if (r->bpf) {
+      feed_maps(&r->bpf_view, m);
+      prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, pid), !r->o->all);
+    }
+    pend_at(r, m, sizeof *m + m->len, time, PEND_MAPS);
+    free(m);
   }
   if (r->answer_lost) {
     r->answer_lost = 0;
