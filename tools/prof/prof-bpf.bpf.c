@@ -209,24 +209,28 @@ static uint32_t block_count_at_most(const struct prof_bpf_block *block, uint32_t
   return n + slot_at_most(block->slot[n & (PROF_BPF_BLOCK_SLOTS - 1)], key, shift);
 }
 
-/* Dense row I's word of LEAF (I clamped to the last row: the rows past
-   the last repeat it).  */
+/* Row I of a dense leaf, clamped to its last (the rows past the last
+   repeat it); masked first, so that the verifier knows it is at most
+   63.  */
+static uint32_t dense_row(uint32_t i)
+{
+  i &= 63;
+  return i < PROF_BPF_DENSE_ROWS ? i : PROF_BPF_DENSE_ROWS - 1;
+}
+
+/* Dense row I's word of LEAF.  */
 static uint32_t dense_hi(const struct prof_bpf_block *leaf, uint32_t i)
 {
   uint16_t hi;
-  i &= 63;                    /* (for the verifier: i is at most 63) */
-  if (i > PROF_BPF_DENSE_ROWS - 1)
-    i = PROF_BPF_DENSE_ROWS - 1;
+  i = dense_row(i);
   __builtin_memcpy(&hi, (const uint8_t *)leaf + PROF_BPF_DENSE_HI_AT + 2 * i, 2);
   return hi;
 }
 
-/* Dense row I's low state byte of LEAF (I clamped as in dense_hi).  */
+/* Dense row I's low state byte of LEAF.  */
 static uint32_t dense_lo(const struct prof_bpf_block *leaf, uint32_t i)
 {
-  i &= 63;                    /* (for the verifier: i is at most 63) */
-  if (i > PROF_BPF_DENSE_ROWS - 1)
-    i = PROF_BPF_DENSE_ROWS - 1;
+  i = dense_row(i);
   return *((const uint8_t *)leaf + PROF_BPF_DENSE_LO_AT(i));
 }
 
