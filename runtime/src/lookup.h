@@ -7,8 +7,8 @@
    (gorc_rt_module_state: its gorc records, else its .eh_frame), and the
    cache's upkeep.  The walk itself asks module.c for the module first,
    and goes the long way (gorc_rt_word, walk.c) when the cache has no
-   word.  States the walk's inner loop can follow (a "fast word", below: the outermost
-   frame is one too) are kept in a direct-mapped cache keyed by the
+   word.  States the walk's inner loop can follow (a "fast word", below:
+   the outermost frame is one too) are kept in a direct-mapped cache keyed by the
    address: 32768 entries of one 64-bit word each (aarch64: 65536),
    reserved as zero-filled memory up front (256 KiB of address space,
    aarch64 512 KiB, paid for in RSS only as entries are used), written

@@ -68,7 +68,8 @@
 #define PROF_BPF_DENSE_MARK_AT 3
 #define PROF_BPF_DENSE_ROWS 42
 #define PROF_BPF_DENSE_HI_AT 4
-#define PROF_BPF_DENSE_LO_AT(row) ((row) < 3 ? (row) : PROF_BPF_DENSE_HI_AT + 2 * PROF_BPF_DENSE_ROWS + (row) - 3)
+#define PROF_BPF_DENSE_LO_AT(row) \
+  ((row) < 3 ? (row) : PROF_BPF_DENSE_HI_AT + 2 * PROF_BPF_DENSE_ROWS + (row) - 3)
 /* A dense row: DELTA_BITS of delta, the rest of 24 bits the state id;
    the two highest ids stand for SIGRETURN and NONE.  */
 #define PROF_BPF_DENSE_DELTA_BITS 11
