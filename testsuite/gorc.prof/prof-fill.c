@@ -10,13 +10,17 @@
    kernel writes the count of what it dropped before the next record.
    It burns on, MS / 10 at a time (20 times at most), until gorc-prof
    answers again: it has read that count (and the maps of this process,
-   which must still run then).  With LIB (prof-dlopen.c built with
+   which must still run then).  Where it may run on two CPUs it fills
+   the ring of one and goes on after the answer on the other: the kernel
+   reports the loss in the full ring only when it next writes there,
+   which then may never be.  With LIB (prof-dlopen.c built with
    -DPROF_DLOPEN_LIB -shared) it dlopens LIB while the ring is full (its
    mmap record is lost for sure) and burns after the answers in main ->
    lib_chain -> lib_work.  Exits 0, 1 when not started by gorc-prof or
    LIB does not load.  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +34,22 @@ static void on_answer(int sig)
 {
   (void)sig;
   answered++;
+}
+
+/* Run on CPU number WHICH (0 or 1) of ALLOWED, the CPUs this program
+   may run on: does nothing where it may run on one only.  */
+static void run_on(const cpu_set_t *allowed, int which)
+{
+  cpu_set_t one;
+  if (CPU_COUNT(allowed) < 2)
+    return;
+  CPU_ZERO(&one);
+  for (int cpu = 0, seen = 0; cpu < CPU_SETSIZE; cpu++)
+    if (CPU_ISSET(cpu, allowed) && seen++ == which) {
+      CPU_SET(cpu, &one);
+      sched_setaffinity(0, sizeof one, &one);
+      return;
+    }
 }
 
 static double cpu_ms(void)
@@ -57,6 +77,10 @@ int main(int argc, char **argv)
   sigemptyset(&usr1);
   sigaddset(&usr1, SIGUSR1);
   sigprocmask(SIG_BLOCK, &usr1, &old);
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+    CPU_ZERO(&allowed);
+  run_on(&allowed, 0);
   fill_work(ms);
   double (*lib_chain)(int) = NULL;
   if (argc > 2) {
@@ -74,6 +98,7 @@ int main(int argc, char **argv)
   while (!answered)
     sigsuspend(&old);
   sigprocmask(SIG_SETMASK, &old, NULL);
+  run_on(&allowed, 1);
   for (int i = 0; i < 20 && answered < 2; i++) {
     if (lib_chain)
       sink += lib_chain((int)(ms / 10));

@@ -28,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <signal.h>
@@ -52,6 +53,7 @@ struct ring {
   struct perf_event_mmap_page *page;
   uint8_t *data;
   uint64_t size;
+  uint64_t last_time;         /* the time of the last record read, losses aside */
 };
 
 /* What a pending record is.  */
@@ -88,6 +90,8 @@ struct recorder {
   int hold;                   /* GORC_PROF_TEST_HOLD_RING: rings not read yet */
   int answer_lost;            /* ... read since: SIGUSR1 the program at the first loss */
   uint64_t maps_read_at;      /* when the maps were last read after a loss (ns) */
+  size_t largest_record;      /* the largest record the rings are expected to hold */
+  uint64_t lost_reported;     /* the records PERF_RECORD_LOST said were lost */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
   int kernel;                 /* samples in the kernel, with its callchains */
   struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
@@ -174,6 +178,20 @@ static int kernel_allowed(void)
   return 0;
 }
 
+/* The largest record the rings are expected to hold: an mmap record
+   (a path up to PATH_MAX) or a sample (its stack copy, its registers,
+   a kernel callchain at kernel.perf_event_max_stack's default, 127,
+   plus its context markers).  A ring with less room than that may have
+   dropped one.  */
+static size_t largest_record(const struct perf_event_attr *a)
+{
+  size_t mmap2 = sizeof(struct perf_event_header) + 64 + PATH_MAX + 16;
+  size_t sample = sizeof(struct perf_event_header) + 16 + 8 * (1 + 127 + 8)
+                  + 8 * (1 + (size_t)__builtin_popcountll(a->sample_regs_user))
+                  + 16 + a->sample_stack_user;
+  return sample > mmap2 ? sample : mmap2;
+}
+
 static void attr_init(struct recorder *r)
 {
   struct perf_event_attr *a = &r->attr;
@@ -204,6 +222,10 @@ static void attr_init(struct recorder *r)
   a->inherit_thread = !r->o->all && !r->o->children;
   a->use_clockid = 1;
   a->clockid = CLOCK_MONOTONIC;
+  /* the events' own count of the records they lost (Linux 6.0; older
+     kernels refuse it and go without): a loss is reported in the ring
+     only when the kernel next writes there, maybe never */
+  a->read_format = PERF_FORMAT_LOST;
   a->watermark = 1;
   a->wakeup_watermark = 64 * 1024;
   a->disabled = r->child != 0;
@@ -223,6 +245,7 @@ static void attr_init(struct recorder *r)
     a->wakeup_watermark = 1;
     a->disabled = 1;
   }
+  r->largest_record = largest_record(a);
   r->layout.sample_type = a->sample_type;
   r->layout.regs_mask = a->sample_regs_user;
   r->layout.sample_id_all = 1;
@@ -270,6 +293,10 @@ static int open_thread(struct recorder *r, pid_t tid)
 {
   for (int cpu = 0; cpu < r->ncpus; cpu++) {
     int fd = (int)syscall(SYS_perf_event_open, &r->attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+    if (fd < 0 && errno == EINVAL && r->attr.read_format) {
+      r->attr.read_format = 0;
+      fd = (int)syscall(SYS_perf_event_open, &r->attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+    }
     if (fd < 0 && errno == ENODEV)
       continue;               /* a CPU that is offline */
     if (fd < 0 && errno == ESRCH)
@@ -520,7 +547,7 @@ static void pend_at(struct recorder *r, const void *rec, size_t len, uint64_t ti
 
 /* ---- records lost ---- */
 
-/* A process's /proc/PID/maps as read when a loss was drained.  */
+/* A process's /proc/PID/maps as read after a loss.  */
 struct maps_read {
   pid_t pid;
   size_t len;
@@ -580,15 +607,16 @@ static void feed_maps(struct prof_data *d, const struct maps_read *m)
   fclose(f);
 }
 
-/* A loss (PERF_RECORD_LOST at TIME) drained: mmap records may be among
-   what was lost.  When due, the maps of the processes followed are read
-   once, now, while they run (by the time the loss is fed, in time
-   order, a process may be gone): into the walker's view at once (and
-   the walker told), and for the profile right after the loss.  The
-   processes followed: the walker's view, which is ahead of the profile;
-   without the walker, the profile's and the started program (records
-   are fed behind).  Then GORC_PROF_TEST_HOLD_RING's second answer.  */
-static void after_loss(struct recorder *r, uint64_t time)
+/* Records may have been lost after TIME (the last record before the
+   loss in its ring): mmap records among them.  When due, the maps of
+   the processes followed are read once, now, while they run (by the
+   time the records are fed, in time order, a process may be gone):
+   into the walker's view at once (the walker told), and for the
+   profile at TIME, before every sample that may lie after the loss.
+   The processes followed: the walker's view, which is ahead of the
+   profile; without the walker, the profile's and the started program
+   (records are fed behind).  */
+static void reread_maps(struct recorder *r, uint64_t time)
 {
   const struct prof_data *known = r->bpf ? &r->bpf_view : r->d;
   size_t n = maps_due(r) ? known->nprocs + 1 : 0;
@@ -605,10 +633,6 @@ static void after_loss(struct recorder *r, uint64_t time)
     }
     pend_at(r, m, sizeof *m + m->len, time, PEND_MAPS);
     free(m);
-  }
-  if (r->answer_lost) {
-    r->answer_lost = 0;
-    kill(r->child, SIGUSR1);
   }
 }
 
@@ -636,22 +660,29 @@ static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
   }
 }
 
-static void pend(struct recorder *r, const uint8_t *rec, size_t len)
+/* A perf record copied out, to be fed in time order.  Its time.  */
+static uint64_t pend(struct recorder *r, const uint8_t *rec, size_t len)
 {
   if (r->bpf)
     feed_walker(r, rec, len);
   uint64_t time = record_time(r, rec, len);
   pend_at(r, rec, len, time, PEND_PERF);
-  if (((const struct perf_event_header *)rec)->type == PERF_RECORD_LOST)
-    after_loss(r, time);
+  return time;
 }
 
-/* Copy every record of RING out.  */
+/* Copy every record of RING out.  The maps are read again where records
+   may have been lost: at a PERF_RECORD_LOST, and first when the ring is
+   found with less room than the largest record (the kernel reports a
+   loss only when it next writes into that ring, which a program gone
+   on on another CPU may never make it do); then
+   GORC_PROF_TEST_HOLD_RING's second answer, at the first
+   PERF_RECORD_LOST.  */
 static void drain_ring(struct recorder *r, struct ring *ring)
 {
   static uint8_t wrapped[65536];
   uint64_t head = __atomic_load_n(&ring->page->data_head, __ATOMIC_ACQUIRE);
   uint64_t tail = ring->page->data_tail;
+  int full = ring->size - (head - tail) < r->largest_record;
   while (tail < head) {
     struct perf_event_header h;
     uint64_t at = tail % ring->size;
@@ -670,10 +701,26 @@ static void drain_ring(struct recorder *r, struct ring *ring)
       memcpy(wrapped + (ring->size - at), ring->data, h.size - (ring->size - at));
       rec = wrapped;
     }
-    pend(r, rec, h.size);
+    uint64_t time = pend(r, rec, h.size);
     tail += h.size;
+    if (h.type != PERF_RECORD_LOST) {
+      ring->last_time = time;
+      continue;
+    }
+    uint64_t id_lost[2];
+    if (h.size >= sizeof h + sizeof id_lost) {
+      memcpy(id_lost, rec + sizeof h, sizeof id_lost);
+      r->lost_reported += id_lost[1];
+    }
+    reread_maps(r, ring->last_time);
+    if (r->answer_lost) {
+      r->answer_lost = 0;
+      kill(r->child, SIGUSR1);
+    }
   }
   __atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
+  if (full)
+    reread_maps(r, ring->last_time);
 }
 
 /* Every ring: perf's, then the walker's (whose samples may lie in
@@ -766,6 +813,24 @@ static int targets_gone(struct recorder *r, int *status)
   return 1;
 }
 
+/* The records lost that no PERF_RECORD_LOST reported (a ring full at
+   the end, or never written again: the program went on on another
+   CPU), from the events' own counts, into the profile's: as one more
+   time a ring was full.  */
+static void count_unreported_loss(struct recorder *r)
+{
+  if (!(r->attr.read_format & PERF_FORMAT_LOST))
+    return;
+  uint64_t lost = 0, value_lost[2];
+  for (size_t i = 0; i < r->nfds; i++)
+    if (read(r->fds[i], value_lost, sizeof value_lost) == (ssize_t)sizeof value_lost)
+      lost += value_lost[1];
+  if (lost > r->lost_reported) {
+    r->d->lost += lost - r->lost_reported;
+    r->d->lost_records++;
+  }
+}
+
 /* Drain until the end: Ctrl-C, the duration, or the targets exit.  */
 static void record_loop(struct recorder *r, int *status)
 {
@@ -813,6 +878,7 @@ static void record_loop(struct recorder *r, int *status)
     poll(pfd, (nfds_t)npfd, DRAIN_MS);
   }
   progress(r, now() - t0, 1);
+  count_unreported_loss(r);
   free(pfd);
 }
 
