@@ -92,6 +92,9 @@ struct recorder {
   uint64_t maps_read_at;      /* when the maps were last read after a loss (ns) */
   size_t largest_record;      /* the largest record the rings are expected to hold */
   uint64_t lost_reported;     /* the records PERF_RECORD_LOST said were lost */
+  int loss_suspected;         /* a ring drained may have lost records ... */
+  uint64_t loss_after;        /* ... after this time, the earliest */
+  int loss_reported;          /* a PERF_RECORD_LOST drained */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
   int kernel;                 /* samples in the kernel, with its callchains */
   struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
@@ -607,19 +610,49 @@ static void feed_maps(struct prof_data *d, const struct maps_read *m)
   fclose(f);
 }
 
+/* A process's exec among the records not fed yet.  */
+struct exec_at {
+  pid_t pid;
+  uint64_t time;
+};
+
+/* The execs (COMM records of an exec) among R's pending records, into
+   *OUT (to free).  Their number.  */
+static size_t execs_pending(const struct recorder *r, struct exec_at **out)
+{
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  for (size_t k = 0; k < r->npend; k++) {
+    const struct pending *p = &r->pend[k];
+    const struct perf_event_header *h = (const void *)p->rec;
+    uint32_t pid;
+    if (p->kind != PEND_PERF || h->type != PERF_RECORD_COMM
+        || !(h->misc & PERF_RECORD_MISC_COMM_EXEC) || p->len < sizeof *h + sizeof pid)
+      continue;
+    memcpy(&pid, p->rec + sizeof *h, sizeof pid);
+    *out = prof_xgrow(*out, &cap, n + 1, sizeof **out, 16, SIZE_MAX);
+    (*out)[n++] = (struct exec_at){ (pid_t)pid, p->time };
+  }
+  return n;
+}
+
 /* Records may have been lost after TIME (the last record before the
    loss in its ring): mmap records among them.  When due, the maps of
    the processes followed are read once, now, while they run (by the
    time the records are fed, in time order, a process may be gone):
    into the walker's view at once (the walker told), and for the
-   profile at TIME, before every sample that may lie after the loss.
-   The processes followed: the walker's view, which is ahead of the
+   profile at TIME, before every sample that may lie after the loss,
+   or after the process's exec not fed yet (an exec clears the
+   mappings: what is read now is the image the exec made).  The
+   processes followed: the walker's view, which is ahead of the
    profile; without the walker, the profile's and the started program
    (records are fed behind).  */
 static void reread_maps(struct recorder *r, uint64_t time)
 {
   const struct prof_data *known = r->bpf ? &r->bpf_view : r->d;
   size_t n = maps_due(r) ? known->nprocs + 1 : 0;
+  struct exec_at *execs = NULL;
+  size_t nexecs = n ? execs_pending(r, &execs) : 0;
   for (size_t i = 0; i < n; i++) {
     pid_t pid = i + 1 < n ? known->procs[i].pid : r->child;
     if (pid <= 0 || (i + 1 < n && known->procs[i].ended) || (i + 1 == n && r->bpf))
@@ -631,9 +664,14 @@ static void reread_maps(struct recorder *r, uint64_t time)
       feed_maps(&r->bpf_view, m);
       prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, pid), !r->o->all);
     }
-    pend_at(r, m, sizeof *m + m->len, time, PEND_MAPS);
+    uint64_t at = time;
+    for (size_t e = 0; e < nexecs; e++)
+      if (execs[e].pid == pid && execs[e].time >= at)
+        at = execs[e].time + 1;
+    pend_at(r, m, sizeof *m + m->len, at, PEND_MAPS);
     free(m);
   }
+  free(execs);
 }
 
 static void pend_bpf(void *arg, const void *rec, size_t len, uint64_t time)
@@ -670,13 +708,19 @@ static uint64_t pend(struct recorder *r, const uint8_t *rec, size_t len)
   return time;
 }
 
-/* Copy every record of RING out.  The maps are read again where records
-   may have been lost: at a PERF_RECORD_LOST, and first when the ring is
-   found with less room than the largest record (the kernel reports a
-   loss only when it next writes into that ring, which a program gone
-   on on another CPU may never make it do); then
-   GORC_PROF_TEST_HOLD_RING's second answer, at the first
-   PERF_RECORD_LOST.  */
+/* Records may have been lost in a ring after TIME.  */
+static void suspect_loss(struct recorder *r, uint64_t time)
+{
+  if (!r->loss_suspected || time < r->loss_after)
+    r->loss_after = time;
+  r->loss_suspected = 1;
+}
+
+/* Copy every record of RING out.  Records may have been lost: where a
+   PERF_RECORD_LOST says so, and first where the ring is found with less
+   room than the largest record (the kernel reports a loss only when it
+   next writes into that ring, which a program gone on on another CPU
+   may never make it do).  */
 static void drain_ring(struct recorder *r, struct ring *ring)
 {
   static uint8_t wrapped[65536];
@@ -712,24 +756,33 @@ static void drain_ring(struct recorder *r, struct ring *ring)
       memcpy(id_lost, rec + sizeof h, sizeof id_lost);
       r->lost_reported += id_lost[1];
     }
-    reread_maps(r, ring->last_time);
-    if (r->answer_lost) {
-      r->answer_lost = 0;
-      kill(r->child, SIGUSR1);
-    }
+    suspect_loss(r, ring->last_time);
+    r->loss_reported = 1;
   }
   __atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
   if (full)
-    reread_maps(r, ring->last_time);
+    suspect_loss(r, ring->last_time);
 }
 
 /* Every ring: perf's, then the walker's (whose samples may lie in
-   mappings perf's rings just reported).  */
+   mappings perf's rings just reported).  Where records may have been
+   lost, the maps are read again once every perf ring has told the
+   walker's view of the processes it has; then GORC_PROF_TEST_HOLD_RING's
+   second answer, at the first PERF_RECORD_LOST.  */
 static void drain_all(struct recorder *r)
 {
   for (int c = 0; c < r->ncpus; c++)
     if (r->rings[c].fd >= 0)
       drain_ring(r, &r->rings[c]);
+  if (r->loss_suspected) {
+    r->loss_suspected = 0;
+    reread_maps(r, r->loss_after);
+  }
+  if (r->loss_reported && r->answer_lost) {
+    r->answer_lost = 0;
+    kill(r->child, SIGUSR1);
+  }
+  r->loss_reported = 0;
   if (r->bpf)
     prof_bpf_drain(r->bpf, pend_bpf, r);
 }
