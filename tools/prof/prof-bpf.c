@@ -46,6 +46,8 @@ struct build_row {
 
 struct prof_bpf {
   struct prof_walker *skel;
+  struct prof_walker *rewalker;  /* prof_rewalk loaded later, or NULL (see load_rewalker) */
+  int rewalker_refused;          /* ... and its load failed */
   struct ring_buffer *ring;
   int stats_fd;               /* BPF_ENABLE_STATS: run time kept while open */
   struct table *tables;
@@ -120,7 +122,7 @@ static int test_hooks(struct prof_walker *skel)
   return t && strcmp(t, "kernel-only") == 0;
 }
 
-struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
+struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, size_t whylen)
 {
   libbpf_set_print(libbpf_print);
   libbpf_first[0] = verifier_last[0] = 0;
@@ -131,6 +133,11 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
   }
   skel->rodata->kernel_frames = kernel_frames;
   int kernel_only = test_hooks(skel);
+  /* the verifier's time for prof_rewalk is half the load's: spent now
+     only where held samples are the rule (-a builds tables at a
+     module's first sample), else at the first held sample */
+  if (!rewalk_now)
+    bpf_program__set_autoload(skel->progs.prof_rewalk, false);
   int err = prof_walker__load(skel);
   if (err) {
     refusal(err, why, whylen);
@@ -657,6 +664,45 @@ void prof_bpf_forget(struct prof_bpf *b, pid_t pid)
 
 /* ---- held samples ---- */
 
+/* prof_rewalk, not loaded with the walker (prof_bpf_open): a second
+   instance of the object with only it loaded, over the first's maps.
+   0, or -1 (once: later calls say so at once).  */
+static int load_rewalker(struct prof_bpf *b)
+{
+  if (b->rewalker || bpf_program__fd(b->skel->progs.prof_rewalk) >= 0)
+    return 0;
+  if (b->rewalker_refused)
+    return -1;
+  struct prof_walker *skel = prof_walker__open();
+  struct bpf_map *map;
+  int err = skel ? 0 : -1;
+  if (skel) {
+    bpf_program__set_autoload(skel->progs.prof_sample, false);
+    bpf_object__for_each_map(map, skel->obj) {
+      const struct bpf_map *first = bpf_object__find_map_by_name(b->skel->obj, bpf_map__name(map));
+      if (!err)
+        err = first ? bpf_map__reuse_fd(map, bpf_map__fd(first)) : -1;
+    }
+  }
+  if (!err)
+    err = prof_walker__load(skel);
+  if (err) {
+    char why[512];
+    refusal(err < 0 ? err : -EINVAL, why, sizeof why);
+    fprintf(stderr, "gorc-prof: held samples cannot be walked again in the kernel: %s\n", why);
+    prof_walker__destroy(skel);
+    b->rewalker_refused = 1;
+    return -1;
+  }
+  b->rewalker = skel;
+  return 0;
+}
+
+static int rewalk_fd(const struct prof_bpf *b)
+{
+  return bpf_program__fd((b->rewalker ? b->rewalker : b->skel)->progs.prof_rewalk);
+}
+
 /* The copied stack STACK (BYTES from the registers R's sp) of a sample
    of P walked again in the kernel (prof_rewalk), with P's mappings as
    they are now (the sample's, fed in time order) and their tables,
@@ -676,8 +722,8 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
   h.stack_bytes = bytes < PROF_BPF_COPY ? bytes : PROF_BPF_COPY;
   memcpy(h.stack, stack, h.stack_bytes);
   LIBBPF_OPTS(bpf_test_run_opts, run);
-  if (bpf_map_update_elem(fd, &zero, &h, BPF_ANY) != 0
-      || bpf_prog_test_run_opts(bpf_program__fd(b->skel->progs.prof_rewalk), &run) != 0
+  if (load_rewalker(b) != 0 || bpf_map_update_elem(fd, &zero, &h, BPF_ANY) != 0
+      || bpf_prog_test_run_opts(rewalk_fd(b), &run) != 0
       || run.retval != 0 || bpf_map_lookup_elem(fd, &zero, &h) != 0) {
     b->rewalk_failed++;
     return -1;
@@ -760,6 +806,7 @@ void prof_bpf_close(struct prof_bpf *b)
   ring_buffer__free(b->ring);
   if (b->stats_fd >= 0)
     close(b->stats_fd);
+  prof_walker__destroy(b->rewalker);
   prof_walker__destroy(b->skel);
   free(b->tables);
   free(b->table_index);
@@ -770,9 +817,10 @@ void prof_bpf_close(struct prof_bpf *b)
 
 #else /* !GORC_HAVE_BPF */
 
-struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen)
+struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, size_t whylen)
 {
   (void)kernel_frames;
+  (void)rewalk_now;
   snprintf(why, whylen, "gorc-prof was built without it (clang, bpftool or libbpf-dev was "
            "missing at build time)");
   return NULL;

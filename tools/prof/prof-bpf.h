@@ -244,8 +244,10 @@ struct prof_bpf;
 
 /* The walker loaded (not attached): NULL with a one-line reason in WHY
    when BPF cannot load (not built, no CAP_BPF/CAP_PERFMON, an old kernel,
-   the verifier's refusal).  KERNEL_FRAMES: ask for the kernel stack.  */
-struct prof_bpf *prof_bpf_open(int kernel_frames, char *why, size_t whylen);
+   the verifier's refusal).  KERNEL_FRAMES: ask for the kernel stack.
+   REWALK_NOW: load the walk of held samples now too (else at the first
+   held sample).  */
+struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, size_t whylen);
 int prof_bpf_prog_fd(const struct prof_bpf *b);
 /* The epoll descriptor that says the ring buffer has samples.  */
 int prof_bpf_ring_fd(const struct prof_bpf *b);

@@ -1014,7 +1014,7 @@ static void test_hooks(struct recorder *r)
 static int choose_walker(struct recorder *r)
 {
   char why[512];
-  r->bpf = prof_bpf_open(!r->o->user_only, why, sizeof why);
+  r->bpf = prof_bpf_open(!r->o->user_only, r->o->all, why, sizeof why);
   if (r->bpf)
     return 0;
   if (r->o->unwind == PROF_UNWIND_BPF) {
