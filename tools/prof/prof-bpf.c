@@ -70,6 +70,7 @@ struct prof_bpf {
   void *fn_arg;
   int kernel_only;            /* GORC_PROF_TEST_BPF=kernel-only */
   uint64_t rewalked, rewalk_failed;
+  uint64_t held_not_code;     /* held samples whose pc lies in no mapping */
 };
 
 /* ---- loading ---- */
@@ -715,6 +716,16 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
   static struct prof_bpf_held h;
   uint32_t zero = 0;
   int fd = bpf_map__fd(b->skel->maps.held);
+  if (!prof_space_find(&p->space, r->ip)) {
+    /* the walk would end at once, not code (a sample in an exec, its
+       new image not mapped yet): said here, without loading
+       prof_rewalk for it */
+    ips[0] = r->ip;
+    *nuser = 1;
+    *end = PROF_BPF_END_NO_MAPPING;
+    b->held_not_code++;
+    return 0;
+  }
   proc_value(b, p, &h.proc);
   if (build_tables_of(b, p))
     proc_value(b, p, &h.proc);
@@ -774,11 +785,12 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
   run_time(b, &ns, &runs);
   fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full), %llu user "
           "frames (limit %d a stack), %llu stacks copied (a table not loaded yet), walked again in the kernel: %llu, "
-          "%llu failed\n",
+          "%llu failed, %llu at a pc in no mapping\n",
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_LOST), (unsigned long long)frames,
           PROF_BPF_MAX_FRAMES, (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED),
-          (unsigned long long)b->rewalked, (unsigned long long)b->rewalk_failed);
+          (unsigned long long)b->rewalked, (unsigned long long)b->rewalk_failed,
+          (unsigned long long)b->held_not_code);
   if (runs && b->stats_fd >= 0)
     fprintf(f, "gorc-prof: BPF run time: %.0f ns per sample, %.1f ns per frame (the kernel's "
             "BPF statistics)\n", (double)ns / (double)runs,
