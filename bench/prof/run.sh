@@ -168,12 +168,16 @@ bytes_per_sample() {
 
 # complete_set STACKS: the distinct complete stacks of a --stacks file
 complete_set() { awk '$3 == 0 { sub(/^[0-9]* [0-9]* 0 /, ""); print }' "$1" | sort -u; }
-# same_at_leaf REF SET: "E of N": of SET's stacks whose leaf address REF
-# has too (the rest: what one run's samples met, the other's not), E are
-# equal to one of REF's
+# same_at_leaf REF SET: "E of N": of SET's stacks whose leaf address and
+# return address REF has too, E are equal to one of REF's.  The rest are
+# what one run's samples met and the other's not: a leaf function
+# called from two places (burn's leaf, from main's chain and from the
+# thread's) is two stacks, and a run that met it from one only says
+# nothing of the other's walk.
 same_at_leaf() {
-  awk -F';' 'NR == FNR { leaf[$1] = leaf[$1] "|" $0 "|"; next }
-    ($1 in leaf) { n++; if (index(leaf[$1], "|" $0 "|")) e++ } END { printf "%d of %d", e, n }' "$1" "$2"
+  awk -F';' 'NR == FNR { at[$1 ";" $2] = at[$1 ";" $2] "|" $0 "|"; next }
+    (($1 ";" $2) in at) { n++; if (index(at[$1 ";" $2], "|" $0 "|")) e++ }
+    END { printf "%d of %d", e, n }' "$1" "$2"
 }
 
 # deep_complete MODE: "COMPLETE OF" stacks in leaf_work of prof-deep 500
@@ -259,7 +263,7 @@ bpf_part() {
   complete_set "$WORK/bpf.stacks" >"$WORK/bpf.set"
   complete_set "$WORK/copy.stacks" >"$WORK/copy.set"
   complete_set "$WORK/pre.stacks" | sed 's/libgorc-preload\.so+[0-9a-f]*;//' | sort -u >"$WORK/pre.set"
-  printf 'prof:   agreement: distinct complete stacks: bpf %d, copy %d, libgorc in the process (--preload) %d; of those bpf has at a leaf the other has too, equal to one of its: copy %s, libgorc %s\n' \
+  printf 'prof:   agreement: distinct complete stacks: bpf %d, copy %d, libgorc in the process (--preload) %d; of those bpf has at a leaf and return address the other has too, equal to one of its: copy %s, libgorc %s\n' \
     "$(wc -l <"$WORK/bpf.set")" "$(wc -l <"$WORK/copy.set")" "$(wc -l <"$WORK/pre.set")" \
     "$(same_at_leaf "$WORK/copy.set" "$WORK/bpf.set")" "$(same_at_leaf "$WORK/pre.set" "$WORK/bpf.set")"
   "$CC" -O2 -fplugin="$GORC_ROOT/plugin/gorc.so" "$GORC_ROOT/testsuite/gorc.prof/prof-deep.c" -o "$WORK/deep" ||
