@@ -71,6 +71,7 @@ struct prof_bpf {
   int kernel_only;            /* GORC_PROF_TEST_BPF=kernel-only */
   uint64_t rewalked, rewalk_failed;
   uint64_t held_not_code;     /* held samples whose pc lies in no mapping */
+  uint64_t lost_told;         /* the samples dropped prof_bpf_lost_since said */
 };
 
 /* ---- loading ---- */
@@ -114,12 +115,15 @@ static void refusal(int err, char *why, size_t whylen)
    be, for the fallback's tests).  =kernel-only: a copied stack whose
    walk again in the kernel fails is marked "no table yet" instead of
    unwound in gorc-prof, so that a test knows every complete stack was
-   walked in the kernel.  1 for kernel-only.  */
+   walked in the kernel.  =small-ring: the walker's ring buffer one page,
+   which a held recording overflows.  1 for kernel-only.  */
 static int test_hooks(struct prof_walker *skel)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
   if (t && strcmp(t, "no-map") == 0)
     bpf_map__set_max_entries(skel->maps.tables, 0);
+  if (t && strcmp(t, "small-ring") == 0)
+    bpf_map__set_max_entries(skel->maps.samples, (uint32_t)sysconf(_SC_PAGESIZE));
   return t && strcmp(t, "kernel-only") == 0;
 }
 
@@ -779,6 +783,13 @@ static uint64_t stat_sum(const struct prof_bpf *b, uint32_t stat)
   return sum;
 }
 
+uint64_t prof_bpf_lost_since(struct prof_bpf *b)
+{
+  uint64_t lost = stat_sum(b, PROF_BPF_STAT_LOST), since = lost - b->lost_told;
+  b->lost_told = lost;
+  return since;
+}
+
 void prof_bpf_report(const struct prof_bpf *b, FILE *f)
 {
   uint64_t ns, runs, frames = stat_sum(b, PROF_BPF_STAT_FRAMES);
@@ -856,6 +867,7 @@ void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
 {
   (void)b; (void)fn; (void)arg;
 }
+uint64_t prof_bpf_lost_since(struct prof_bpf *b) { (void)b; return 0; }
 void prof_bpf_report(const struct prof_bpf *b, FILE *f) { (void)b; (void)f; }
 static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct prof_bpf_regs *r,
                   const uint8_t *stack, uint32_t bytes, uint64_t *ips, unsigned *nuser,

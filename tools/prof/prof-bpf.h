@@ -271,6 +271,9 @@ void prof_bpf_forget(struct prof_bpf *b, pid_t pid);
    addresses, LEN bytes).  */
 typedef void prof_bpf_sample_fn(void *arg, const void *rec, size_t len, uint64_t time);
 void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg);
+/* The samples the walker dropped (its ring buffer full) since the last
+   call.  */
+uint64_t prof_bpf_lost_since(struct prof_bpf *b);
 /* Add the sample REC (LEN bytes, from prof_bpf_drain) to D, in time
    order (a copied stack is walked again with the mappings D has for its
    process then).  */

@@ -783,8 +783,17 @@ static void drain_all(struct recorder *r)
     kill(r->child, SIGUSR1);
   }
   r->loss_reported = 0;
-  if (r->bpf)
+  if (r->bpf) {
     prof_bpf_drain(r->bpf, pend_bpf, r);
+    /* the walker's own ring buffer full: its samples dropped count as
+       lost too (one more time a ring was full for each round that met
+       it) */
+    uint64_t lost = prof_bpf_lost_since(r->bpf);
+    if (lost) {
+      r->d->lost += lost;
+      r->d->lost_records++;
+    }
+  }
 }
 
 static int pending_cmp(const void *a, const void *b)
