@@ -785,7 +785,10 @@ static uint64_t stat_sum(const struct prof_bpf *b, uint32_t stat)
 
 uint64_t prof_bpf_lost_since(struct prof_bpf *b)
 {
-  uint64_t lost = stat_sum(b, PROF_BPF_STAT_LOST), since = lost - b->lost_told;
+  uint64_t lost = stat_sum(b, PROF_BPF_STAT_LOST);
+  if (lost <= b->lost_told)
+    return 0;         /* none since (or the stats not read this time: 0) */
+  uint64_t since = lost - b->lost_told;
   b->lost_told = lost;
   return since;
 }
