@@ -21,6 +21,27 @@ static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (
 static int64_t wrap_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 
+/* Leaving a function: its steps counted, one call level up.  */
+static void vm_leave(struct vm *vm, struct function *f, long steps)
+{
+  f->steps += steps;
+  vm->steps += steps;
+  vm->depth--;
+}
+
+/* OP_PRINT and OP_STR: the new stack top.  */
+static int64_t *vm_print(struct vm *vm, const struct function *f, const struct insn *in,
+                         int64_t *sp)
+{
+  if (in->op == OP_STR)
+    out_printf(vm->out, "%s%s", in->imm ? " " : "", f->strings[in->arg]);
+  else if (in->argc == 0)
+    out_printf(vm->out, "\n");
+  else
+    out_printf(vm->out, "%s%" PRId64, in->imm ? " " : "", *--sp);
+  return sp;
+}
+
 int64_t vm_run(struct vm *vm, int func, int argc, const int64_t *argv)
 {
   struct function *f = vm->prog->funcs[func];
@@ -79,24 +100,13 @@ int64_t vm_run(struct vm *vm, int func, int argc, const int64_t *argv)
       *sp++ = a;
       break;
     case OP_RET:
-      f->steps += steps;
-      vm->steps += steps;
-      vm->depth--;
+      vm_leave(vm, f, steps);
       return sp[-1];
     case OP_PRINT:
-      if (in->argc == 0)
-        out_printf(vm->out, "\n");
-      else
-        out_printf(vm->out, "%s%" PRId64, in->imm ? " " : "", *--sp);
-      break;
-    case OP_STR:
-      out_printf(vm->out, "%s%s", in->imm ? " " : "", f->strings[in->arg]);
-      break;
+    case OP_STR: sp = vm_print(vm, f, in, sp); break;
     case OP_POP: sp--; break;
     case OP_HALT:
-      f->steps += steps;
-      vm->steps += steps;
-      vm->depth--;
+      vm_leave(vm, f, steps);
       return 0;
     default:
       fatal(in->line, "in %s: bad opcode %d at %d", f->name, in->op, pc - 1);

@@ -11,10 +11,11 @@ HAVE_BPF := $(if $(and $(BPF_CLANG),$(BPFTOOL),$(wildcard /usr/include/bpf/bpf_h
 BPF_MULTIARCH_INC := /usr/include/$(shell $(CC) -print-multiarch)
 
 ifeq ($(HAVE_BPF),yes)
-tools/prof/prof-bpf.bpf.o: tools/prof/prof-bpf.bpf.c tools/prof/prof-bpf.h include/gorc/step.h \
-		include/gorc/step-x86_64.h include/gorc/format.h
+# Its header dependencies come from clang (-MMD -MP), as every object's.
+tools/prof/prof-bpf.bpf.o: tools/prof/prof-bpf.bpf.c
 	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -ffreestanding -Wall -Wextra \
-	  -Wno-unused-parameter -I$(BPF_MULTIARCH_INC) -Iinclude -Itools/prof -c $< -o $@
+	  -Wno-unused-parameter -MMD -MP -I$(BPF_MULTIARCH_INC) -Iinclude -Itools/prof -c $< -o $@
+-include tools/prof/prof-bpf.bpf.d
 tools/prof/prof-bpf.skel.h: tools/prof/prof-bpf.bpf.o
 	$(BPFTOOL) gen skeleton $< name prof_walker >$@.tmp && mv $@.tmp $@
 tools/prof/prof-bpf.o: tools/prof/prof-bpf.skel.h
@@ -24,4 +25,4 @@ endif
 clean: clean-bpf
 .PHONY: clean-bpf
 clean-bpf:
-	rm -f tools/prof/prof-bpf.bpf.o tools/prof/prof-bpf.skel.h tools/prof/prof-bpf.skel.h.tmp
+	rm -f tools/prof/prof-bpf.bpf.o tools/prof/prof-bpf.bpf.d tools/prof/prof-bpf.skel.h tools/prof/prof-bpf.skel.h.tmp

@@ -62,16 +62,13 @@ static int is_code (void *a)
 
 static int rec (int n);
 
-__attribute__((noinline, noclone)) static void
-experiment (void)
+/* The parts of experiment () below are inlined into it: each walk starts
+   in experiment's frame, so the frame numbers they check hold.  */
+static inline __attribute__((always_inline)) void
+corrupt_return_address (void)
 {
   int rc;
   void *save;
-
-  /* The frames as they are.  */
-  rc = gorc_backtrace (ips, MAX);
-  CHECK (rc > DEPTH + 2, rc);
-  rt_check_chain (ips, rc, 2, exp_ra, DEPTH + 1);
 
   /* A: a return address outside every module: the walk ends there with
      -GORC_EBADFRAME, the address not stored (ips[7] would be it).  */
@@ -87,6 +84,13 @@ experiment (void)
   CHECK (rc == -GORC_EBADFRAME, rc);
   CHECK (gorc_backtrace_count () == 7, gorc_backtrace_count ());
   *ra_slot[5] = save;
+}
+
+static inline __attribute__((always_inline)) void
+corrupt_saved_fp (void)
+{
+  int rc;
+  void *save;
 
   /* C: the saved rbp of level 4 (every level has a frame pointer, so
      level 5's CFA is computed from it): outside the stack.  */
@@ -105,6 +109,12 @@ experiment (void)
   rc = gorc_backtrace (ips, MAX);
   CHECK (rc == -GORC_EDIRECTION || rc == -GORC_EBADFRAME, rc);
   *bp_slot[4] = save;
+}
+
+static inline __attribute__((always_inline)) void
+corrupt_random_words (void)
+{
+  int rc;
 
   /* D: random words of the frames of levels 1..DEPTH.  */
   uint64_t *lo = (uint64_t *) (ra_slot[0] + 1), *hi = (uint64_t *) ra_slot[DEPTH];
@@ -142,6 +152,21 @@ experiment (void)
       errors += rc < 0;
     }
   CHECK (errors > 300, errors);
+}
+
+__attribute__((noinline, noclone)) static void
+experiment (void)
+{
+  int rc;
+
+  /* The frames as they are.  */
+  rc = gorc_backtrace (ips, MAX);
+  CHECK (rc > DEPTH + 2, rc);
+  rt_check_chain (ips, rc, 2, exp_ra, DEPTH + 1);
+
+  corrupt_return_address ();
+  corrupt_saved_fp ();
+  corrupt_random_words ();
 
   /* Restored: complete again.  */
   rc = gorc_backtrace (ips, MAX);

@@ -71,18 +71,12 @@ dump (const char *what, void **ips, int n)
   rt_dump (what, ips, n, in_ldso, "(ld.so)");
 }
 
-static void
-on_sigprof (int sig, siginfo_t *si, void *ucv)
+/* The cursor walk and the walks from the handler agree with
+   gorc_backtrace_ucontext's OURS[0..N) (RC) of UC, interrupted at IP.
+   Inlined: its gorc_backtrace starts in the handler's frame.  */
+static inline __attribute__((always_inline)) void
+check_walks_agree (ucontext_t *uc, uintptr_t ip, int rc, void **ours, int n)
 {
-  (void) sig;
-  (void) si;
-  ucontext_t *uc = ucv;
-  void *ours[MAX], *theirs[MAX];
-  uintptr_t ip = (uintptr_t) uc->uc_mcontext.gregs[REG_RIP];
-  int rc = gorc_backtrace_ucontext (uc, ours, MAX);
-  int n = gorc_backtrace_count ();
-
-  CHECK (n >= 1 && n <= MAX, n);
   /* The cursor API steps every frame with the general step (the walk
      above takes a fast path for most frames): it must agree.  */
   struct gorc_cursor gc;
@@ -126,6 +120,21 @@ on_sigprof (int sig, siginfo_t *si, void *ucv)
       dump ("  gorc_backtrace:         ", all, an);
       FAIL ("gorc_backtrace from the handler differs at frame", i);
     }
+}
+
+static void
+on_sigprof (int sig, siginfo_t *si, void *ucv)
+{
+  (void) sig;
+  (void) si;
+  ucontext_t *uc = ucv;
+  void *ours[MAX], *theirs[MAX];
+  uintptr_t ip = (uintptr_t) uc->uc_mcontext.gregs[REG_RIP];
+  int rc = gorc_backtrace_ucontext (uc, ours, MAX);
+  int n = gorc_backtrace_count ();
+
+  CHECK (n >= 1 && n <= MAX, n);
+  check_walks_agree (uc, ip, rc, ours, n);
   int m = rt_unw_trace (uc, theirs, MAX);
 
   if (in_ranges (plt, n_plt, ip) && rc == -GORC_EUNDEFINED && n == 1) {
