@@ -229,8 +229,9 @@ struct pc_seen {
   uint64_t pc1[NAME_CACHE_SIZE];
 };
 
-/* Every address the samples of D name met in its file (file_meet), then
-   every file's addresses named at once.  */
+/* Every address the samples of D name met in its file (file_meet), or
+   in the kernel (prof_kernel_meet), then every file's addresses named at
+   once.  */
 static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
 {
   for (size_t i = 0; i < d->nprocs; i++) {
@@ -239,6 +240,8 @@ static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
       memset(seen, 0, sizeof *seen);
     for (size_t k = 0; k < p->nsamples; k++) {
       const struct prof_sample *s = &p->samples[k];
+      for (uint32_t f = 0; f < s->nkernel; f++)
+        prof_kernel_meet(frame_pc(p, s, f));
       for (uint32_t f = s->nkernel; f < s->n; f++) {
         uint64_t pc = frame_pc(p, s, f);
         uint64_t *slot = &seen->pc1[(pc ^ pc >> 12) & (NAME_CACHE_SIZE - 1)];

@@ -1,10 +1,15 @@
 /* gorc-prof: kernel addresses named from /proc/kallsyms (see
-   prof-kernel.h).  The text symbols (types t, T, w, W) are read once,
-   at the first kernel frame named, and sorted by address; an address is
-   named by the symbol at or below it, as perf does (kallsyms has no
-   sizes), with the tools' lookup (gorc_symtab_preceding, symtab.h).  At
-   one address a global symbol is preferred to a local one (_stext over
-   its local aliases).  */
+   prof-kernel.h).  The addresses a profile has are met first
+   (prof_kernel_meet); naming them reads kallsyms once, as a stream,
+   against those addresses sorted: each text symbol (types t, T, w, W)
+   becomes the candidate of the first address at or above it when it
+   lies higher than that address's candidate so far, and a sweep up the
+   addresses then hands each one the best of those below.  So an address
+   is named by the symbol at or below it, as perf does (kallsyms has no
+   sizes), and at one address a global symbol wins over a local one
+   (_stext over its local aliases).  Nothing of kallsyms is kept but the
+   names given: it has over 100,000 text symbols, and keeping them all
+   (then sorting them) was most of the cost of a short profile.  */
 
 #define _GNU_SOURCE
 #include "prof-kernel.h"
@@ -16,37 +21,36 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <elf.h>
-
 #include "prof-data.h"
-#include "symtab.h"
 
-/* Each name with PROF_KERNEL_SUFFIX, in chunks of NAME_CHUNK bytes that
-   never move (one allocation per chunk, not per name: kallsyms has over
-   100,000 text symbols); bind STB_GLOBAL or STB_LOCAL; no sizes.  */
-#define NAME_CHUNK (256 * 1024)
-static struct gorc_sym *ksyms;
-static size_t nksyms, cap_ksyms;
+/* The addresses met, by open addressing; NAME NULL until named.  */
+struct kaddr {
+  uint64_t pc1;          /* the address plus one; 0: empty */
+  const char *name;      /* with PROF_KERNEL_SUFFIX */
+};
+static struct kaddr *met;
+static size_t cap_met, nmet, unnamed;
+
+/* The names given, in chunks of NAME_CHUNK bytes that never move.  */
+#define NAME_CHUNK (64 * 1024)
 static char **chunks;
 static size_t nchunks, cap_chunks, chunk_used = NAME_CHUNK;
-static int loaded;
 
-/* By address, the global symbols first at one address (the first is
-   the one gorc_symtab_preceding gives).  */
-static int ksym_cmp(const void *a, const void *b)
-{
-  const struct gorc_sym *x = a, *y = b;
-  if (x->addr != y->addr)
-    return x->addr < y->addr ? -1 : 1;
-  return (y->bind == STB_GLOBAL) - (x->bind == STB_GLOBAL);
-}
+/* An address being named: the best symbol at or below it seen so far.  */
+struct candidate {
+  uint64_t pc, sym;      /* SYM: its address; FOUND 0: none yet */
+  int found, global;
+  char *name;            /* NAME_LEN bytes, not terminated */
+  size_t name_len, name_cap;
+  struct kaddr *slot;
+};
 
 /* NAME (LEN bytes) with PROF_KERNEL_SUFFIX, kept in the chunks.  */
 static const char *keep_name(const char *name, size_t len)
 {
   size_t need = len + sizeof PROF_KERNEL_SUFFIX;
   if (need > NAME_CHUNK)
-    return NULL;
+    return PROF_KERNEL_UNNAMED;
   if (chunk_used + need > NAME_CHUNK) {
     chunks = prof_xgrow(chunks, &cap_chunks, nchunks + 1, sizeof *chunks, 16, SIZE_MAX);
     chunks[nchunks++] = prof_xmalloc(NAME_CHUNK);
@@ -59,10 +63,70 @@ static const char *keep_name(const char *name, size_t len)
   return kept;
 }
 
+static struct kaddr *slot_of(struct kaddr *v, size_t cap, uint64_t pc)
+{
+  size_t i = (size_t)((pc ^ pc >> 17) * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+  while (v[i].pc1 && v[i].pc1 != pc + 1)
+    i = (i + 1) & (cap - 1);
+  return &v[i];
+}
+
+static void grow_met(void)
+{
+  size_t cap = cap_met ? cap_met * 2 : 1024;
+  struct kaddr *v = prof_xmalloc(cap * sizeof *v);
+  memset(v, 0, cap * sizeof *v);
+  for (size_t i = 0; i < cap_met; i++)
+    if (met[i].pc1)
+      *slot_of(v, cap, met[i].pc1 - 1) = met[i];
+  free(met);
+  met = v;
+  cap_met = cap;
+}
+
+static struct kaddr *meet(uint64_t pc)
+{
+  if (2 * (nmet + 1) > cap_met)
+    grow_met();
+  struct kaddr *k = slot_of(met, cap_met, pc);
+  if (!k->pc1) {
+    k->pc1 = pc + 1;
+    nmet++;
+    unnamed++;
+  }
+  return k;
+}
+
+void prof_kernel_meet(uint64_t pc)
+{
+  meet(pc);
+}
+
+/* Is the symbol at SYM (GLOBAL) a better name for the candidate's
+   address than the one it has?  */
+static int better(const struct candidate *c, uint64_t sym, int global)
+{
+  return !c->found || sym > c->sym || (sym == c->sym && global && !c->global);
+}
+
+static void take(struct candidate *c, uint64_t sym, int global, const char *name, size_t len)
+{
+  if (len > c->name_cap) {
+    c->name_cap = len;
+    c->name = prof_xrealloc(c->name, len);
+  }
+  memcpy(c->name, name, len);
+  c->name_len = len;
+  c->sym = sym;
+  c->global = global;
+  c->found = 1;
+}
+
 /* One line of kallsyms, "ADDR TYPE NAME[\tMODULE]" (LINE, LEN bytes, no
-   newline), kept when a text symbol.  Returns 1 when its address was
-   hidden (0).  */
-static int read_line(const char *line, size_t len)
+   newline): a text symbol becomes the candidate of the first of
+   CANDS[0..N) (by address) at or above it, if better.  Returns 1 when
+   its address was hidden (0), 2 when it was a visible text symbol.  */
+static int read_line(const char *line, size_t len, struct candidate *cands, size_t n)
 {
   char *after;
   /* (the hex digits end at the space: strtoull stays inside the line) */
@@ -75,36 +139,39 @@ static int read_line(const char *line, size_t len)
     return 0;
   if (addr == 0)
     return 1;
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (cands[mid].pc < addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  int global = type == 'T' || type == 'W';
+  if (lo == n || !better(&cands[lo], addr, global))
+    return 2;
   const char *name = line + i + 3;
-  size_t n = strcspn(name, " \t\n");     /* (the line ends at its newline) */
-  if (n > len - (i + 3))
-    n = len - (i + 3);
-  const char *kept = n ? keep_name(name, n) : NULL;
-  if (!kept)
-    return 0;
-  ksyms = prof_xgrow(ksyms, &cap_ksyms, nksyms + 1, sizeof *ksyms, 4096, SIZE_MAX);
-  struct gorc_sym *k = &ksyms[nksyms++];
-  memset(k, 0, sizeof *k);
-  k->addr = addr;
-  k->name = kept;
-  k->type = STT_FUNC;
-  k->bind = type == 'T' || type == 'W' ? STB_GLOBAL : STB_LOCAL;
-  return 0;
+  size_t name_len = len - (i + 3);
+  const char *end = memchr(name, '\t', name_len);   /* (a module's name follows) */
+  if (end)
+    name_len = (size_t)(end - name);
+  if (name_len)
+    take(&cands[lo], addr, global, name, name_len);
+  return 2;
 }
 
-/* /proc/kallsyms read in large pieces, each whole line read_line's.  */
-static void load(void)
+/* /proc/kallsyms read in large pieces, each whole line given to
+   read_line.  Returns -1 when it cannot be read, else how many of its
+   text symbols were visible; *HIDDEN: how many were listed as 0.  */
+static long stream(struct candidate *cands, size_t n, size_t *hidden)
 {
   static char buf[64 * 1024];
-  size_t have = 0, hidden = 0;
+  size_t have = 0;
+  long visible = 0;
   ssize_t got;
-  loaded = 1;
   int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    fprintf(stderr, "gorc-prof: cannot read /proc/kallsyms: kernel frames are shown as %s\n",
-            PROF_KERNEL_UNNAMED);
-    return;
-  }
+  if (fd < 0)
+    return -1;
   for (;;) {
     got = read(fd, buf + have, sizeof buf - have);
     if (got < 0 && errno == EINTR)
@@ -113,8 +180,11 @@ static void load(void)
       break;
     size_t end = have + (size_t)got, start = 0;
     for (char *nl; (nl = memchr(buf + start, '\n', end - start)) != NULL;
-         start = (size_t)(nl - buf) + 1)
-      hidden += (size_t)read_line(buf + start, (size_t)(nl - (buf + start)));
+         start = (size_t)(nl - buf) + 1) {
+      int seen = read_line(buf + start, (size_t)(nl - (buf + start)), cands, n);
+      *hidden += seen == 1;
+      visible += seen == 2;
+    }
     have = end - start;
     /* a line longer than the buffer (none is) is dropped */
     if (have == sizeof buf)
@@ -122,19 +192,63 @@ static void load(void)
     memmove(buf, buf + start, have);
   }
   close(fd);
-  if (nksyms == 0 && hidden > 0)
+  return visible;
+}
+
+static int candidate_cmp(const void *a, const void *b)
+{
+  const struct candidate *x = a, *y = b;
+  return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* Why kernel frames go unnamed, said once per run.  */
+static void say_unnamed(long visible, size_t hidden)
+{
+  static int said;
+  if (said || visible > 0)
+    return;
+  said = 1;
+  if (visible < 0)
+    fprintf(stderr, "gorc-prof: cannot read /proc/kallsyms: kernel frames are shown as %s\n",
+            PROF_KERNEL_UNNAMED);
+  else if (hidden > 0)
     fprintf(stderr, "gorc-prof: /proc/kallsyms hides the kernel's addresses "
             "(kernel.kptr_restrict, or no CAP_SYSLOG): kernel frames are shown as %s\n",
             PROF_KERNEL_UNNAMED);
-  prof_sort(ksyms, nksyms, sizeof *ksyms, ksym_cmp);
+}
+
+/* Every address met and not named yet named, by one read of kallsyms.  */
+static void name_met(void)
+{
+  struct candidate *cands = prof_xmalloc(unnamed * sizeof *cands);
+  size_t n = 0, hidden = 0;
+  for (size_t i = 0; i < cap_met; i++)
+    if (met[i].pc1 && !met[i].name)
+      cands[n++] = (struct candidate){ .pc = met[i].pc1 - 1, .slot = &met[i] };
+  prof_sort(cands, n, sizeof *cands, candidate_cmp);
+  long visible = stream(cands, n, &hidden);
+  say_unnamed(visible, hidden);
+  /* each candidate was the best only among the symbols between the
+     address below it and its own: the best at or below it is the best
+     of its own and the one below's */
+  for (size_t i = 0; i < n; i++) {
+    struct candidate *c = &cands[i];
+    if (i > 0 && cands[i - 1].found && better(c, cands[i - 1].sym, cands[i - 1].global))
+      take(c, cands[i - 1].sym, cands[i - 1].global, cands[i - 1].name, cands[i - 1].name_len);
+    c->slot->name = c->found ? keep_name(c->name, c->name_len) : PROF_KERNEL_UNNAMED;
+  }
+  for (size_t i = 0; i < n; i++)
+    free(cands[i].name);
+  free(cands);
+  unnamed = 0;
 }
 
 const char *prof_kernel_name(uint64_t pc)
 {
-  if (!loaded)
-    load();
-  const struct gorc_sym *k = gorc_symtab_preceding(ksyms, nksyms, pc);
-  return k ? k->name : PROF_KERNEL_UNNAMED;
+  struct kaddr *k = meet(pc);
+  if (!k->name)
+    name_met();        /* (the table does not move) */
+  return k->name;
 }
 
 int prof_kernel_frame(const char *name, size_t len)
@@ -148,10 +262,9 @@ void prof_kernel_end(void)
   for (size_t i = 0; i < nchunks; i++)
     free(chunks[i]);
   free(chunks);
-  free(ksyms);
-  ksyms = NULL;
+  free(met);
+  met = NULL;
   chunks = NULL;
-  nksyms = cap_ksyms = nchunks = cap_chunks = 0;
+  cap_met = nmet = unnamed = nchunks = cap_chunks = 0;
   chunk_used = NAME_CHUNK;
-  loaded = 0;
 }

@@ -13,18 +13,23 @@
 /* A kernel frame whose name is not known.  */
 #define PROF_KERNEL_UNNAMED "[kernel]" PROF_KERNEL_SUFFIX
 
+/* Kernel address PC will be named: every address met before the first
+   prof_kernel_name is named by the same read of /proc/kallsyms.  */
+void prof_kernel_meet(uint64_t pc);
+
 /* The display name of kernel address PC, with PROF_KERNEL_SUFFIX: the
-   text symbol at or below it in /proc/kallsyms (read at the first call),
-   else PROF_KERNEL_UNNAMED.  Without the privilege to see kernel
-   addresses (kernel.kptr_restrict, CAP_SYSLOG) kallsyms lists every one
-   as 0: then every kernel frame is PROF_KERNEL_UNNAMED, said once on
-   stderr.  */
+   text symbol at or below it in /proc/kallsyms, else
+   PROF_KERNEL_UNNAMED.  An address not named yet is named with every
+   other address met and not named, by one read of kallsyms.  Without
+   the privilege to see kernel addresses (kernel.kptr_restrict,
+   CAP_SYSLOG) kallsyms lists every one as 0: then every kernel frame is
+   PROF_KERNEL_UNNAMED, said once on stderr.  */
 const char *prof_kernel_name(uint64_t pc);
 
 /* Is NAME (a folded frame) a kernel frame?  */
 int prof_kernel_frame(const char *name, size_t len);
 
-/* The table read, freed.  */
+/* The names given, freed.  */
 void prof_kernel_end(void);
 
 #endif
