@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "prof-bpf.skel.h"
+#include "prof-btf.h"
 
 _Static_assert(PROF_BPF_MAX_FRAMES == GORC_PROF_MAX_DEPTH, "one depth limit for both modes");
 _Static_assert(sizeof(struct prof_bpf_sample) == 16, "a sample's header is 16 bytes (docs/PROFILER.md)");
@@ -48,6 +49,8 @@ struct prof_bpf {
   struct prof_walker *skel;
   struct prof_walker *rewalker;  /* prof_rewalk loaded later, or NULL (see load_rewalker) */
   int rewalker_refused;          /* ... and its load failed */
+  int btf_fd;                    /* the kernel types' minimal BTF (prof-btf.h), or -1 */
+  char btf_path[32];
   struct ring_buffer *ring;
   int stats_fd;               /* BPF_ENABLE_STATS: run time kept while open */
   struct table *tables;
@@ -116,24 +119,44 @@ static void refusal(int err, char *why, size_t whylen)
    walk again in the kernel fails is marked "no table yet" instead of
    unwound in gorc-prof, so that a test knows every complete stack was
    walked in the kernel.  =small-ring: the walker's ring buffer one page,
-   which a held recording overflows.  1 for kernel-only.  */
-static int test_hooks(struct prof_walker *skel)
+   which a held recording overflows.  =btf: the offsets of the kernel's
+   fields read (prof_btf_minimal) said on stderr.  1 for kernel-only.  */
+static const char *test_hook(void)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
-  if (t && strcmp(t, "no-map") == 0)
+  return t ? t : "";
+}
+
+static int test_hooks(struct prof_walker *skel)
+{
+  const char *t = test_hook();
+  if (strcmp(t, "no-map") == 0)
     bpf_map__set_max_entries(skel->maps.tables, 0);
-  if (t && strcmp(t, "small-ring") == 0)
+  if (strcmp(t, "small-ring") == 0)
     bpf_map__set_max_entries(skel->maps.samples, (uint32_t)sysconf(_SC_PAGESIZE));
-  return t && strcmp(t, "kernel-only") == 0;
+  return strcmp(t, "kernel-only") == 0;
+}
+
+/* A new instance of the walker, its kernel types relocated against the
+   BTF at BTF_PATH, else (NULL) the kernel's whole.  */
+static struct prof_walker *open_walker(const char *btf_path)
+{
+  LIBBPF_OPTS(bpf_object_open_opts, opts, .btf_custom_path = btf_path);
+  return prof_walker__open_opts(&opts);
 }
 
 struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, size_t whylen)
 {
   libbpf_set_print(libbpf_print);
   libbpf_first[0] = verifier_last[0] = 0;
-  struct prof_walker *skel = prof_walker__open();
+  char btf_path[sizeof ((struct prof_bpf *)0)->btf_path];
+  int btf_fd = prof_btf_minimal(btf_path, sizeof btf_path,
+                                strcmp(test_hook(), "btf") == 0 ? stderr : NULL);
+  struct prof_walker *skel = open_walker(btf_fd >= 0 ? btf_path : NULL);
   if (!skel) {
     snprintf(why, whylen, "libbpf cannot open the walker (%s)", strerror(errno));
+    if (btf_fd >= 0)
+      close(btf_fd);
     return NULL;
   }
   skel->rodata->kernel_frames = kernel_frames;
@@ -147,11 +170,15 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, siz
   if (err) {
     refusal(err, why, whylen);
     prof_walker__destroy(skel);
+    if (btf_fd >= 0)
+      close(btf_fd);
     return NULL;
   }
   struct prof_bpf *b = prof_xmalloc(sizeof *b);
   memset(b, 0, sizeof *b);
   b->skel = skel;
+  b->btf_fd = btf_fd;
+  memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
   b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
   return b;
@@ -678,7 +705,7 @@ static int load_rewalker(struct prof_bpf *b)
     return 0;
   if (b->rewalker_refused)
     return -1;
-  struct prof_walker *skel = prof_walker__open();
+  struct prof_walker *skel = open_walker(b->btf_fd >= 0 ? b->btf_path : NULL);
   struct bpf_map *map;
   int err = skel ? 0 : -1;
   if (skel) {
@@ -834,6 +861,8 @@ void prof_bpf_close(struct prof_bpf *b)
     close(b->stats_fd);
   prof_walker__destroy(b->rewalker);
   prof_walker__destroy(b->skel);
+  if (b->btf_fd >= 0)
+    close(b->btf_fd);
   free(b->tables);
   free(b->table_index);
   free(b->states);

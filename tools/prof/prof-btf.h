@@ -1,0 +1,27 @@
+/* gorc-prof --unwind=bpf: the kernel types the walker reads, as a
+   minimal BTF for libbpf's CO-RE relocations.
+
+   The walker (prof-bpf.bpf.c) reads a few fields of two kernel types,
+   relocated by libbpf against the running kernel's BTF.  Given none,
+   libbpf 1.1 reads and indexes all of /sys/kernel/btf/vmlinux (5 MB or
+   more) for them: a quarter of a short profile's CPU, and again for the
+   second instance that loads prof_rewalk.  What BTFGen (bpftool gen
+   min_core_btf) would make at build time for one kernel is made here
+   at each start for the running one: the same structs with only those
+   fields, at the kernel's offsets, which libbpf takes as
+   btf_custom_path.  */
+#ifndef GORC_PROF_BTF_H
+#define GORC_PROF_BTF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The minimal BTF of the running kernel in a memory file: its path
+   (/proc/self/fd/N) into PATH, and the descriptor (the caller closes it
+   once every load that names it is done); -1 when the kernel's BTF
+   cannot be read or lacks a field (then libbpf is left to read it
+   whole, and says what it finds).  OUT, unless NULL: each field's
+   offset found, a line each (for the tests).  */
+int prof_btf_minimal(char *path, size_t pathlen, FILE *out);
+
+#endif
