@@ -163,26 +163,32 @@ static void count(uint32_t stat, uint64_t n)
     *v += n;
 }
 
-/* The mapping of PROC holding address PC, or NULL.  */
+/* 1 when A is at most B, without a branch: the sign of B - A in 64
+   bits (both below 2^63: user addresses, counts).  */
+static uint32_t at_most(uint64_t a, uint64_t b)
+{
+  uint64_t diff = b - a;
+  /* (kept from clang, which would make it a compare and a branch) */
+  asm volatile("" : "+r"(diff));
+  return (uint32_t)(diff >> 63) ^ 1;
+}
+
+/* The mapping of PROC holding address PC, or NULL.  How many mappings
+   start at or below PC, counted by halving without branches, as a
+   block's slots are below: a search that branched was 2^7 paths for
+   the verifier, most of its work on the whole program.  */
 static const struct prof_bpf_map *find_map(const struct prof_bpf_proc *proc, uint64_t pc)
 {
-  uint32_t lo = 0, hi = proc->n;
-  if (hi > PROF_BPF_MAX_MAPS)
-    hi = PROF_BPF_MAX_MAPS;
-  for (int i = 0; i < 7; i++) {       /* 2^7 > PROF_BPF_MAX_MAPS */
-    if (lo >= hi)
-      break;
-    uint32_t mid = (lo + hi) / 2;
-    if (mid >= PROF_BPF_MAX_MAPS)
-      return NULL;
-    if (proc->maps[mid].start <= pc)
-      lo = mid + 1;
-    else
-      hi = mid;
+  uint32_t n = proc->n, below = 0;
+  _Static_assert(PROF_BPF_MAX_MAPS == 64, "the halving starts at 64");
+  for (uint32_t step = PROF_BPF_MAX_MAPS; step > 0; step /= 2) {
+    uint32_t probe = below + step;
+    uint32_t start_ok = at_most(proc->maps[(probe - 1) & (PROF_BPF_MAX_MAPS - 1)].start, pc);
+    below += step * (at_most(probe, n) & start_ok);
   }
-  if (lo == 0 || lo > PROF_BPF_MAX_MAPS)
+  if (below == 0)
     return NULL;
-  const struct prof_bpf_map *m = &proc->maps[lo - 1];
+  const struct prof_bpf_map *m = &proc->maps[(below - 1) & (PROF_BPF_MAX_MAPS - 1)];
   return pc < m->end ? m : NULL;
 }
 
@@ -190,10 +196,7 @@ static const struct prof_bpf_map *find_map(const struct prof_bpf_proc *proc, uin
    without a branch: the sign of KEY - SLOT in 64 bits.  */
 static uint32_t slot_at_most(uint32_t slot, uint32_t key, uint32_t shift)
 {
-  uint64_t diff = (uint64_t)key - (uint64_t)(slot >> shift);
-  /* (kept from clang, which would make it a compare and a branch) */
-  asm volatile("" : "+r"(diff));
-  return (uint32_t)(diff >> 63) ^ 1;
+  return at_most(slot >> shift, key);
 }
 
 /* How many of BLOCK's slots, ascending by their value above SHIFT bits,
