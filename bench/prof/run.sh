@@ -34,7 +34,9 @@
 #    the same run: --unwind=copy and `perf record -g` of a frame-pointer
 #    build of the same program: bytes per sample; overhead at 1 kHz
 #    (the program's CPU, everything's, and everything's less each
-#    profiler's fixed start and end, measured on a run of true); the walker's BPF run time per
+#    profiler's fixed start and end, measured on a run of true; and the
+#    floor, the program's CPU under perf record with no call graph: the
+#    sampling interrupts alone); the walker's BPF run time per
 #    sample and per frame (the kernel's BPF statistics, BPF_ENABLE_STATS,
 #    what kernel.bpf_stats_enabled turns on) against the copy mode's
 #    added program CPU per sample; what its tables cost against the
@@ -206,6 +208,7 @@ bpf_part() {
     -o "$WORK/burn-fp" || { echo "prof: bpf: building the frame-pointer burn failed"; return; }
   local i plain copy bpf plainfp fp
   : >"$WORK/bpf-rounds.txt"
+  : >"$WORK/bpf-floor.txt"
   : >"$WORK/bpf-start.txt"
   for i in $(seq "$ROUNDS"); do
     plain=$(run_program env -- "$WORK/burn" 25000)
@@ -214,6 +217,9 @@ bpf_part() {
     plainfp=$(run_program env -- "$WORK/burn-fp" 25000)
     fp=$(run_program perf record -q -e cpu-clock -F 1000 -g -o "$WORK/fp.data" -- "$WORK/burn-fp" 25000)
     echo "$plain $copy $bpf $plainfp $fp" >>"$WORK/bpf-rounds.txt"
+    # the floor: the sampling interrupts alone, no call graph at all
+    run_program perf record -q -e cpu-clock -F 1000 -o "$WORK/floor.data" -- "$WORK/burn" 25000 \
+      >>"$WORK/bpf-floor.txt"
     # the fixed cost of each profiler's start and end: a run of true
     echo "$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/copy-true" -- true)" \
       "$(run_program "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf-true" -- true)" \
@@ -230,6 +236,8 @@ bpf_part() {
     "$(awk '{ print $4 / $2 }' "$WORK/bpf-rounds.txt" | median)" \
     "$(awk '{ print $9 / $7 }' "$WORK/bpf-rounds.txt" | median)" \
     "$(awk '{ print $10 / $8 }' "$WORK/bpf-rounds.txt" | median)"
+  printf 'prof:   the sampling alone (perf record -e cpu-clock -F 1000, no call graph, same build): the program %.3fx\n' \
+    "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-floor.txt" | awk '{ print $11 / $1 }' | median)"
   # everything, less each profiler's fixed start and end (the median CPU
   # of everything in a run of true): what sampling costs as a run goes on
   printf 'prof:   start and end alone (a run of true, everything'"'"'s CPU): bpf %.3f s, copy %.3f s, perf record -g %.3f s; everything less that: bpf %.3fx, copy %.3fx, perf record -g (FP build) %.3fx\n' \
