@@ -96,6 +96,7 @@ struct recorder {
   uint64_t loss_after;        /* ... after this time, the earliest */
   int loss_reported;          /* a PERF_RECORD_LOST drained */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
+  int refuse_format_lost;     /* GORC_PROF_TEST_REFUSE_FORMAT_LOST */
   int kernel;                 /* samples in the kernel, with its callchains */
   struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
   struct prof_data bpf_view;  /* the processes as the walker knows them now */
@@ -229,6 +230,10 @@ static void attr_init(struct recorder *r)
      kernels refuse it and go without): a loss is reported in the ring
      only when the kernel next writes there, maybe never */
   a->read_format = PERF_FORMAT_LOST;
+  /* (the test hook adds a bit no kernel knows: refused, as an older
+     kernel refuses PERF_FORMAT_LOST, with EINVAL) */
+  if (r->refuse_format_lost)
+    a->read_format |= 1ull << 62;
   a->watermark = 1;
   a->wakeup_watermark = 64 * 1024;
   a->disabled = r->child != 0;
@@ -1016,6 +1021,8 @@ static void test_hooks(struct recorder *r)
   }
   const char *exit_in_attach = getenv("GORC_PROF_TEST_EXIT_IN_ATTACH");
   r->exit_in_attach = exit_in_attach && strcmp(exit_in_attach, "1") == 0;
+  const char *refuse = getenv("GORC_PROF_TEST_REFUSE_FORMAT_LOST");
+  r->refuse_format_lost = refuse && strcmp(refuse, "1") == 0;
 }
 
 /* --unwind=bpf or the default: the BPF walker, or why not (an explicit
