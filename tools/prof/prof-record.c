@@ -94,7 +94,6 @@ struct recorder {
   uint64_t lost_reported;     /* the records PERF_RECORD_LOST said were lost */
   int loss_suspected;         /* a ring drained may have lost records ... */
   uint64_t loss_after;        /* ... after this time, the earliest */
-  int loss_reported;          /* a PERF_RECORD_LOST drained */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
   int refuse_format_lost;     /* GORC_PROF_TEST_REFUSE_FORMAT_LOST */
   int kernel;                 /* samples in the kernel, with its callchains */
@@ -762,7 +761,6 @@ static void drain_ring(struct recorder *r, struct ring *ring)
       r->lost_reported += id_lost[1];
     }
     suspect_loss(r, ring->last_time);
-    r->loss_reported = 1;
   }
   __atomic_store_n(&ring->page->data_tail, tail, __ATOMIC_RELEASE);
   if (full)
@@ -776,6 +774,7 @@ static void drain_ring(struct recorder *r, struct ring *ring)
    second answer, at the first PERF_RECORD_LOST.  */
 static void drain_all(struct recorder *r)
 {
+  uint64_t reported_before = r->lost_reported;
   for (int c = 0; c < r->ncpus; c++)
     if (r->rings[c].fd >= 0)
       drain_ring(r, &r->rings[c]);
@@ -783,11 +782,10 @@ static void drain_all(struct recorder *r)
     r->loss_suspected = 0;
     reread_maps(r, r->loss_after);
   }
-  if (r->loss_reported && r->answer_lost) {
+  if (r->answer_lost && r->lost_reported > reported_before) {
     r->answer_lost = 0;
     kill(r->child, SIGUSR1);
   }
-  r->loss_reported = 0;
   if (r->bpf) {
     prof_bpf_drain(r->bpf, pend_bpf, r);
     /* the walker's own ring buffer full: its samples dropped count as
