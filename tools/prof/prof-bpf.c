@@ -50,7 +50,7 @@ struct prof_bpf {
   struct prof_walker *rewalker;  /* prof_rewalk loaded later, or NULL (see load_rewalker) */
   int rewalker_refused;          /* ... and its load failed */
   int btf_fd;                    /* the kernel types' minimal BTF (prof-btf.h), or -1 */
-  char btf_path[32];
+  char btf_path[PROF_BTF_PATH_MAX];
   struct ring_buffer *ring;
   int stats_fd;               /* BPF_ENABLE_STATS: run time kept while open */
   struct table *tables;
@@ -149,7 +149,7 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, siz
 {
   libbpf_set_print(libbpf_print);
   libbpf_first[0] = verifier_last[0] = 0;
-  char btf_path[sizeof ((struct prof_bpf *)0)->btf_path];
+  char btf_path[PROF_BTF_PATH_MAX];
   int btf_fd = prof_btf_minimal(btf_path, sizeof btf_path,
                                 strcmp(test_hook(), "btf") == 0 ? stderr : NULL);
   struct prof_walker *skel = open_walker(btf_fd >= 0 ? btf_path : NULL);

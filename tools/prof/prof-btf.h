@@ -16,6 +16,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Room for the path prof_btf_minimal gives.  */
+#define PROF_BTF_PATH_MAX 32
+
 /* The minimal BTF of the running kernel in a memory file: its path
    (/proc/self/fd/N) into PATH, and the descriptor (the caller closes it
    once every load that names it is done); -1 when the kernel's BTF

@@ -40,7 +40,7 @@ static size_t nchunks, cap_chunks, chunk_used = NAME_CHUNK;
 struct candidate {
   uint64_t pc, sym;      /* SYM: its address; FOUND 0: none yet */
   int found, global;
-  char *name;            /* NAME_LEN bytes, not terminated */
+  char *name;            /* name_len bytes, not terminated */
   size_t name_len, name_cap;
   struct kaddr *slot;
 };
@@ -63,6 +63,8 @@ static const char *keep_name(const char *name, size_t len)
   return kept;
 }
 
+/* The slot of PC in V (CAP slots, a power of two): its own, or the
+   empty one where it would go.  */
 static struct kaddr *slot_of(struct kaddr *v, size_t cap, uint64_t pc)
 {
   size_t i = (size_t)((pc ^ pc >> 17) * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
@@ -84,6 +86,8 @@ static void grow_met(void)
   cap_met = cap;
 }
 
+/* The slot of PC, added (not named yet) when new; the table at most
+   half full.  */
 static struct kaddr *meet(uint64_t pc)
 {
   if (2 * (nmet + 1) > cap_met)
