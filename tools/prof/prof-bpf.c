@@ -145,7 +145,8 @@ static struct prof_walker *open_walker(const char *btf_path)
   return prof_walker__open_opts(&opts);
 }
 
-struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, size_t whylen)
+struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_bytes, char *why,
+                               size_t whylen)
 {
   libbpf_set_print(libbpf_print);
   libbpf_first[0] = verifier_last[0] = 0;
@@ -160,6 +161,8 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, siz
     return NULL;
   }
   skel->rodata->kernel_frames = kernel_frames;
+  if (ring_bytes)
+    bpf_map__set_max_entries(skel->maps.samples, ring_bytes);
   int kernel_only = test_hooks(skel);
   /* the verifier's time for prof_rewalk is half the load's: spent now
      only where held samples are the rule (-a builds tables at a
@@ -824,11 +827,14 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
 {
   uint64_t ns, runs, frames = stat_sum(b, PROF_BPF_STAT_FRAMES);
   run_time(b, &ns, &runs);
-  fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full), %llu user "
+  uint32_t ring_kb = bpf_map__max_entries(b->skel->maps.samples) >> 10;
+  fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full, %u %s), %llu user "
           "frames (limit %d a stack), %llu stacks copied (a table not loaded yet), walked again in the kernel: %llu, "
           "%llu failed, %llu at a pc in no mapping\n",
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
-          (unsigned long long)stat_sum(b, PROF_BPF_STAT_LOST), (unsigned long long)frames,
+          (unsigned long long)stat_sum(b, PROF_BPF_STAT_LOST),
+          ring_kb >= 1024 ? ring_kb >> 10 : ring_kb, ring_kb >= 1024 ? "MB" : "KB",
+          (unsigned long long)frames,
           PROF_BPF_MAX_FRAMES, (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED),
           (unsigned long long)b->rewalked, (unsigned long long)b->rewalk_failed,
           (unsigned long long)b->held_not_code);
@@ -872,10 +878,12 @@ void prof_bpf_close(struct prof_bpf *b)
 
 #else /* !GORC_HAVE_BPF */
 
-struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, size_t whylen)
+struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_bytes, char *why,
+                               size_t whylen)
 {
   (void)kernel_frames;
   (void)rewalk_now;
+  (void)ring_bytes;
   snprintf(why, whylen, "gorc-prof was built without it (clang, bpftool or libbpf-dev was "
            "missing at build time)");
   return NULL;

@@ -246,8 +246,10 @@ struct prof_bpf;
    when BPF cannot load (not built, no CAP_BPF/CAP_PERFMON, an old kernel,
    the verifier's refusal).  KERNEL_FRAMES: ask for the kernel stack.
    REWALK_NOW: load the walk of held samples now too (else at the first
-   held sample).  */
-struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, char *why, size_t whylen);
+   held sample).  RING_BYTES: the ring buffer's size (a power of two of
+   pages), or 0 for the walker's own, 4 MB.  */
+struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_bytes, char *why,
+                               size_t whylen);
 int prof_bpf_prog_fd(const struct prof_bpf *b);
 /* The epoll descriptor that says the ring buffer has samples.  */
 int prof_bpf_ring_fd(const struct prof_bpf *b);
