@@ -201,7 +201,8 @@ static uint32_t add_type(struct blob *b, uint32_t name_off, unsigned kind, unsig
   struct btf_type t = { .name_off = name_off, .info = (uint32_t)kind << 24 | vlen,
                         .size = size_or_type };
   memcpy(b->types + b->ntypes, &t, sizeof t);
-  memcpy(b->types + b->ntypes + sizeof t, more, nmore);
+  if (nmore)
+    memcpy(b->types + b->ntypes + sizeof t, more, nmore);
   b->ntypes += sizeof t + nmore;
   return b->next_id++;
 }
