@@ -126,6 +126,20 @@ static void take(struct candidate *c, uint64_t sym, int global, const char *name
   c->found = 1;
 }
 
+/* The first of CANDS[0..N) (by address) at or above ADDR, or N.  */
+static size_t first_at_or_above(const struct candidate *cands, size_t n, uint64_t addr)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (cands[mid].pc < addr)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* One line of kallsyms, "ADDR TYPE NAME[\tMODULE]" (LINE, LEN bytes, no
    newline): a text symbol becomes the candidate of the first of
    CANDS[0..N) (by address) at or above it, if better.  Returns 1 when
@@ -143,14 +157,7 @@ static int read_line(const char *line, size_t len, struct candidate *cands, size
     return 0;
   if (addr == 0)
     return 1;
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (cands[mid].pc < addr)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  size_t lo = first_at_or_above(cands, n, addr);
   int global = type == 'T' || type == 'W';
   if (lo == n || !better(&cands[lo], addr, global))
     return 2;
