@@ -18,6 +18,12 @@
 
 #include <linux/btf.h>
 
+/* The header's first fields, up to the strings' length: all that is
+   read, and all that is written.  Newer headers go on (a layout
+   section, in struct btf_header of Linux 6.19's uapi), and hdr_len says
+   how far.  */
+#define BTF_BASE_HDR_LEN (offsetof(struct btf_header, str_len) + sizeof(uint32_t))
+
 /* The kernel types prof-bpf.bpf.c declares with preserve_access_index,
    and the fields of them it reads: the same names, the same kinds.  */
 #define MAX_FIELDS 4
@@ -244,7 +250,7 @@ static int read_kernel_btf(struct found_struct *found)
     r->fd = fd;
     r->base = r->len = 0;
     const struct btf_header *h = (const void *)at(r, 0, sizeof *h);
-    if (h && h->magic == BTF_MAGIC && h->version == BTF_VERSION && h->hdr_len >= sizeof *h) {
+    if (h && h->magic == BTF_MAGIC && h->version == BTF_VERSION && h->hdr_len >= BTF_BASE_HDR_LEN) {
       uint64_t types = h->hdr_len + (uint64_t)h->type_off, strs = h->hdr_len + (uint64_t)h->str_off;
       uint32_t type_len = h->type_len, str_len = h->str_len;
       err = find_names(r, strs, str_len, found) || find_structs(r, types, type_len, found);
@@ -287,14 +293,14 @@ int prof_btf_minimal(char *path, size_t pathlen, FILE *out)
   struct blob b;
   write_blob(&b, found);
   struct btf_header h = {
-    .magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof h,
+    .magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = BTF_BASE_HDR_LEN,
     .type_off = 0, .type_len = (uint32_t)b.ntypes,
     .str_off = (uint32_t)b.ntypes, .str_len = (uint32_t)b.nstrs,
   };
   int fd = memfd_create("gorc-prof-btf", MFD_CLOEXEC);
   if (fd < 0)
     return -1;
-  if (write(fd, &h, sizeof h) != (ssize_t)sizeof h
+  if (write(fd, &h, BTF_BASE_HDR_LEN) != (ssize_t)BTF_BASE_HDR_LEN
       || write(fd, b.types, b.ntypes) != (ssize_t)b.ntypes
       || write(fd, b.strs, b.nstrs) != (ssize_t)b.nstrs) {
     close(fd);
