@@ -25,8 +25,9 @@
 
 /* The addresses met, by open addressing; NAME NULL until named.  */
 struct kaddr {
-  uint64_t pc1;          /* the address plus one; 0: empty */
+  uint64_t pc;
   const char *name;      /* with PROF_KERNEL_SUFFIX */
+  int used;              /* 0: an empty slot (any pc is an address: no pc marks it) */
 };
 static struct kaddr *met;
 static size_t cap_met, nmet, unnamed;
@@ -68,7 +69,7 @@ static const char *keep_name(const char *name, size_t len)
 static struct kaddr *slot_of(struct kaddr *v, size_t cap, uint64_t pc)
 {
   size_t i = (size_t)((pc ^ pc >> 17) * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
-  while (v[i].pc1 && v[i].pc1 != pc + 1)
+  while (v[i].used && v[i].pc != pc)
     i = (i + 1) & (cap - 1);
   return &v[i];
 }
@@ -79,8 +80,8 @@ static void grow_met(void)
   struct kaddr *v = prof_xmalloc(cap * sizeof *v);
   memset(v, 0, cap * sizeof *v);
   for (size_t i = 0; i < cap_met; i++)
-    if (met[i].pc1)
-      *slot_of(v, cap, met[i].pc1 - 1) = met[i];
+    if (met[i].used)
+      *slot_of(v, cap, met[i].pc) = met[i];
   free(met);
   met = v;
   cap_met = cap;
@@ -93,8 +94,9 @@ static struct kaddr *meet(uint64_t pc)
   if (2 * (nmet + 1) > cap_met)
     grow_met();
   struct kaddr *k = slot_of(met, cap_met, pc);
-  if (!k->pc1) {
-    k->pc1 = pc + 1;
+  if (!k->used) {
+    k->used = 1;
+    k->pc = pc;
     nmet++;
     unnamed++;
   }
@@ -234,8 +236,8 @@ static void name_met(void)
   struct candidate *cands = prof_xmalloc(unnamed * sizeof *cands);
   size_t n = 0, hidden = 0;
   for (size_t i = 0; i < cap_met; i++)
-    if (met[i].pc1 && !met[i].name)
-      cands[n++] = (struct candidate){ .pc = met[i].pc1 - 1, .slot = &met[i] };
+    if (met[i].used && !met[i].name)
+      cands[n++] = (struct candidate){ .pc = met[i].pc, .slot = &met[i] };
   prof_sort(cands, n, sizeof *cands, candidate_cmp);
   long visible = stream(cands, n, &hidden);
   say_unnamed(visible, hidden);
