@@ -11,18 +11,25 @@ HAVE_BPF := $(if $(and $(BPF_CLANG),$(BPFTOOL),$(wildcard /usr/include/bpf/bpf_h
 BPF_MULTIARCH_INC := /usr/include/$(shell $(CC) -print-multiarch)
 
 ifeq ($(HAVE_BPF),yes)
-# Its header dependencies come from clang (-MMD -MP), as every object's.
-tools/prof/prof-bpf.bpf.o: tools/prof/prof-bpf.bpf.c
+# Two objects: the walker, and the program that names kernel addresses
+# (prof-ksym.bpf.c).  Their header dependencies come from clang (-MMD
+# -MP), as every object's.
+PROF_BPF_OBJS := tools/prof/prof-bpf.bpf.o tools/prof/prof-ksym.bpf.o
+$(PROF_BPF_OBJS): %.bpf.o: %.bpf.c
 	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -ffreestanding -Wall -Wextra \
 	  -Wno-unused-parameter -MMD -MP -I$(BPF_MULTIARCH_INC) -Iinclude -Itools/prof -c $< -o $@
--include tools/prof/prof-bpf.bpf.d
-tools/prof/prof-bpf.skel.h: tools/prof/prof-bpf.bpf.o
-	$(BPFTOOL) gen skeleton $< name prof_walker >$@.tmp && mv $@.tmp $@
+-include $(PROF_BPF_OBJS:.o=.d)
+tools/prof/prof-bpf.skel.h: SKEL_NAME := prof_walker
+tools/prof/prof-ksym.skel.h: SKEL_NAME := prof_ksym
+tools/prof/prof-bpf.skel.h tools/prof/prof-ksym.skel.h: %.skel.h: %.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(SKEL_NAME) >$@.tmp && mv $@.tmp $@
 tools/prof/prof-bpf.o: tools/prof/prof-bpf.skel.h
-tools/prof/prof-bpf.o: TOOL_CFLAGS += -DGORC_HAVE_BPF
+tools/prof/prof-ksym.o: tools/prof/prof-ksym.skel.h
+tools/prof/prof-bpf.o tools/prof/prof-ksym.o: TOOL_CFLAGS += -DGORC_HAVE_BPF
 PROF_BPF_LIBS := -lbpf
 endif
 clean: clean-bpf
 .PHONY: clean-bpf
 clean-bpf:
-	rm -f tools/prof/prof-bpf.bpf.o tools/prof/prof-bpf.bpf.d tools/prof/prof-bpf.skel.h tools/prof/prof-bpf.skel.h.tmp
+	rm -f $(foreach o,prof-bpf prof-ksym,tools/prof/$(o).bpf.o tools/prof/$(o).bpf.d \
+	  tools/prof/$(o).skel.h tools/prof/$(o).skel.h.tmp)

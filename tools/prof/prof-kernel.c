@@ -1,15 +1,19 @@
-/* gorc-prof: kernel addresses named from /proc/kallsyms (see
-   prof-kernel.h).  The addresses a profile has are met first
-   (prof_kernel_meet); naming them reads kallsyms once, as a stream,
-   against those addresses sorted: each text symbol (types t, T, w, W)
-   becomes the candidate of the first address at or above it when it
-   lies higher than that address's candidate so far, and a sweep up the
-   addresses then hands each one the best of those below.  So an address
-   is named by the symbol at or below it, as perf does (kallsyms has no
-   sizes), and at one address a global symbol wins over a local one
-   (_stext over its local aliases).  Nothing of kallsyms is kept but the
-   names given: it has over 100,000 text symbols, and keeping them all
-   (then sorting them) was most of the cost of a short profile.  */
+/* gorc-prof: kernel addresses named (see prof-kernel.h).  The addresses
+   a profile has are met first (prof_kernel_meet), then named all at
+   once, by the kernel's own lookup where BPF may run (prof-ksym.h: well
+   under a millisecond), else, and for the addresses that lookup cannot
+   name, by one read of /proc/kallsyms.
+
+   That read is a stream against the addresses sorted: each text symbol
+   (types t, T, w, W) becomes the candidate of the first address at or
+   above it when it lies higher than that address's candidate so far,
+   and a sweep up the addresses then hands each one the best of those
+   below.  So an address is named by the symbol at or below it, as perf
+   does (kallsyms has no sizes); of symbols at one address the first
+   listed wins, the one the kernel's lookup gives, so that both ways
+   name an address alike.  Nothing of kallsyms is kept but the names
+   given: it has over 100,000 text symbols, and keeping them all (then
+   sorting them) was most of the cost of a short profile.  */
 
 #define _GNU_SOURCE
 #include "prof-kernel.h"
@@ -22,6 +26,7 @@
 #include <unistd.h>
 
 #include "prof-data.h"
+#include "prof-ksym.h"
 
 /* The addresses met, by open addressing; NAME NULL until named.  */
 struct kaddr {
@@ -40,7 +45,7 @@ static size_t nchunks, cap_chunks, chunk_used = NAME_CHUNK;
 /* An address being named: the best symbol at or below it seen so far.  */
 struct candidate {
   uint64_t pc, sym;      /* SYM: its address; FOUND 0: none yet */
-  int found, global;
+  int found;
   char *name;            /* name_len bytes, not terminated */
   size_t name_len, name_cap;
   struct kaddr *slot;
@@ -108,14 +113,14 @@ void prof_kernel_meet(uint64_t pc)
   meet(pc);
 }
 
-/* Is the symbol at SYM (GLOBAL) a better name for the candidate's
-   address than the one it has?  */
-static int better(const struct candidate *c, uint64_t sym, int global)
+/* Is the symbol at SYM a better name for the candidate's address than
+   the one it has?  (Of several at one address, the first listed stays.)  */
+static int better(const struct candidate *c, uint64_t sym)
 {
-  return !c->found || sym > c->sym || (sym == c->sym && global && !c->global);
+  return !c->found || sym > c->sym;
 }
 
-static void take(struct candidate *c, uint64_t sym, int global, const char *name, size_t len)
+static void take(struct candidate *c, uint64_t sym, const char *name, size_t len)
 {
   if (len > c->name_cap) {
     c->name_cap = len;
@@ -124,7 +129,6 @@ static void take(struct candidate *c, uint64_t sym, int global, const char *name
   memcpy(c->name, name, len);
   c->name_len = len;
   c->sym = sym;
-  c->global = global;
   c->found = 1;
 }
 
@@ -160,8 +164,7 @@ static int read_line(const char *line, size_t len, struct candidate *cands, size
   if (addr == 0)
     return 1;
   size_t lo = first_at_or_above(cands, n, addr);
-  int global = type == 'T' || type == 'W';
-  if (lo == n || !better(&cands[lo], addr, global))
+  if (lo == n || !better(&cands[lo], addr))
     return 2;
   const char *name = line + i + 3;
   size_t name_len = len - (i + 3);
@@ -169,7 +172,7 @@ static int read_line(const char *line, size_t len, struct candidate *cands, size
   if (end)
     name_len = (size_t)(end - name);
   if (name_len)
-    take(&cands[lo], addr, global, name, name_len);
+    take(&cands[lo], addr, name, name_len);
   return 2;
 }
 
@@ -230,8 +233,8 @@ static void say_unnamed(long visible, size_t hidden)
             PROF_KERNEL_UNNAMED);
 }
 
-/* Every address met and not named yet named, by one read of kallsyms.  */
-static void name_met(void)
+/* Every address met and not named yet named by one read of kallsyms.  */
+static void name_by_kallsyms(void)
 {
   struct candidate *cands = prof_xmalloc(unnamed * sizeof *cands);
   size_t n = 0, hidden = 0;
@@ -246,14 +249,50 @@ static void name_met(void)
      of its own and the one below's */
   for (size_t i = 0; i < n; i++) {
     struct candidate *c = &cands[i];
-    if (i > 0 && cands[i - 1].found && better(c, cands[i - 1].sym, cands[i - 1].global))
-      take(c, cands[i - 1].sym, cands[i - 1].global, cands[i - 1].name, cands[i - 1].name_len);
+    if (i > 0 && cands[i - 1].found && better(c, cands[i - 1].sym))
+      take(c, cands[i - 1].sym, cands[i - 1].name, cands[i - 1].name_len);
     c->slot->name = c->found ? keep_name(c->name, c->name_len) : PROF_KERNEL_UNNAMED;
   }
   for (size_t i = 0; i < n; i++)
     free(cands[i].name);
   free(cands);
   unnamed = 0;
+}
+
+static void named_by_kernel(void *arg, size_t i, const char *name, size_t len)
+{
+  struct kaddr **slots = arg;
+  slots[i]->name = keep_name(name, len);
+  unnamed--;
+}
+
+/* Every address met and not named yet named by the kernel's lookup, as
+   many as it can (GORC_PROF_TEST_KALLSYMS=1: none, for the tests that
+   compare the two ways).  */
+static void name_by_kernel(void)
+{
+  const char *test = getenv("GORC_PROF_TEST_KALLSYMS");
+  if (test && strcmp(test, "1") == 0)
+    return;
+  uint64_t *pcs = prof_xmalloc(unnamed * sizeof *pcs);
+  struct kaddr **slots = prof_xmalloc(unnamed * sizeof *slots);
+  size_t n = 0;
+  for (size_t i = 0; i < cap_met; i++)
+    if (met[i].used && !met[i].name) {
+      pcs[n] = met[i].pc;
+      slots[n++] = &met[i];
+    }
+  prof_ksym_name(pcs, n, named_by_kernel, slots);
+  free(pcs);
+  free(slots);
+}
+
+/* Every address met and not named yet named.  */
+static void name_met(void)
+{
+  name_by_kernel();
+  if (unnamed)
+    name_by_kallsyms();
 }
 
 const char *prof_kernel_name(uint64_t pc)
@@ -272,6 +311,7 @@ int prof_kernel_frame(const char *name, size_t len)
 
 void prof_kernel_end(void)
 {
+  prof_ksym_end();
   for (size_t i = 0; i < nchunks; i++)
     free(chunks[i]);
   free(chunks);

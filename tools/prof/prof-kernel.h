@@ -1,4 +1,5 @@
-/* gorc-prof: the names of kernel addresses, from /proc/kallsyms.  */
+/* gorc-prof: the names of kernel addresses, by the kernel's own lookup
+   (prof-ksym.h) else from /proc/kallsyms.  */
 #ifndef GORC_PROF_KERNEL_H
 #define GORC_PROF_KERNEL_H
 
@@ -14,15 +15,17 @@
 #define PROF_KERNEL_UNNAMED "[kernel]" PROF_KERNEL_SUFFIX
 
 /* Kernel address PC will be named: every address met before the first
-   prof_kernel_name is named by the same read of /proc/kallsyms.  */
+   prof_kernel_name is named with it, at once.  */
 void prof_kernel_meet(uint64_t pc);
 
 /* The display name of kernel address PC, with PROF_KERNEL_SUFFIX: the
-   text symbol at or below it in /proc/kallsyms, else
-   PROF_KERNEL_UNNAMED.  An address not named yet is named with every
-   other address met and not named, by one read of kallsyms.  Without
-   the privilege to see kernel addresses (kernel.kptr_restrict,
-   CAP_SYSLOG) kallsyms lists every one as 0: then every kernel frame is
+   text symbol at or below it (the kernel's lookup where BPF may run,
+   else the first listed in /proc/kallsyms at the highest address at or
+   below it: the same symbol), else PROF_KERNEL_UNNAMED.  An address not
+   named yet is named with every other address met and not named.  Where
+   the kernel's lookup cannot run or name some, and kallsyms is read:
+   without the privilege to see kernel addresses (kernel.kptr_restrict,
+   CAP_SYSLOG) it lists every one as 0: then every kernel frame is
    PROF_KERNEL_UNNAMED, said once on stderr.  */
 const char *prof_kernel_name(uint64_t pc);
 
