@@ -78,7 +78,10 @@ build() {
   fuzz_perfdata)
     [ -f "$root/tools/prof/profile.pb-c.h" ] || { echo "tools/prof/profile.pb-c.h missing: make" \
                                                    >"$1.build.log"; return 1; }
-    srcs=(-I"$root/tools/lib" -I"$root/tools/prof" "$fz/fuzz_perfdata.c" "$root"/tools/prof/prof-*.c
+    # gorc-prof's C files, not its BPF programs (*.bpf.c, for the BPF target)
+    local prof_c=() f
+    for f in "$root"/tools/prof/prof-*.c; do [[ $f == *.bpf.c ]] || prof_c+=("$f"); done
+    srcs=(-I"$root/tools/lib" -I"$root/tools/prof" "$fz/fuzz_perfdata.c" "${prof_c[@]}"
           "$root/tools/prof/profile.pb-c.c" "${tool_lib[@]}" -lelf -ldw -lprotobuf-c -lz
           "$($CC -print-file-name=libsupc++.a)") ;;
   *) echo "unknown target $1" >"$1.build.log"; return 1 ;;

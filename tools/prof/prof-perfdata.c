@@ -276,6 +276,8 @@ static void feed_queued(const struct perf_file *f, struct data_reader *r, struct
     prof_feed_record(d, &f->layout, r->buf + (q->offset - r->base), q->len);
     r->fed_time = q->time;
   }
+  if (k == 0)
+    return;           /* (the queue may be NULL: no offset of it taken) */
   memmove(r->queue, r->queue + k, (r->nqueue - k) * sizeof *r->queue);
   r->nqueue -= k;
 }
