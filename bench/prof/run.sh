@@ -21,10 +21,13 @@
 #    gorc-prof reads from its ring buffers over its samples.
 #
 # 4. Kernel share of a syscall-heavy program (testsuite/gorc.prof/
-#    prof-syscall.c: read/write rounds, as many as take ~3 s here):
+#    prof-syscall.c: read/write rounds with some user work each, as many
+#    as take ~3 s here):
 #    gorc-prof's share of samples with kernel frames against the share of
 #    perf record -a's samples of the same run taken in the kernel, in 5
-#    runs of each unwinding mode; aim: within 3 points.
+#    runs of each unwinding mode; aim: within 3 points, on the mean of
+#    the runs' differences (one run's ~3,000 samples give each share a
+#    sampling error of ~0.9 points: a single difference of 3 is not rare).
 # 5. The whole machine: gorc-prof -a -d 10 -F 1000 and perf record -a -g
 #    -F 1000 for 10 s each, while 20 short programs start one after
 #    another (prof-syscall copies named kshare-w): lost samples of each,
@@ -296,13 +299,16 @@ tables_of_larger() {
   sed -n 's/^gorc-prof: BPF tables: \([^;]*\);.*/prof:   tables (examples\/demo): \1/p' "$WORK/demo.txt"
 }
 
+# KSHARE_USER: prof-syscall's user work a round, about as long as its
+# system calls here (a kernel share near half, where a wrong share shows)
+KSHARE_USER=4000
 # kshare_rounds: prof-syscall's rounds for about 3 s of its CPU on this
 # machine (one round's cost differs tenfold between machines), from a
 # timed run of 20,000
 kshare_rounds() {
   local timing cpu
   timing=$(mktemp)
-  { time "$WORK/kshare" 20000 >/dev/null; } 2>"$timing"
+  { time "$WORK/kshare" 20000 $KSHARE_USER >/dev/null; } 2>"$timing"
   cpu=$(cpu_of "$timing" | cut -d' ' -f1)
   rm -f "$timing"
   awk -v cpu="$cpu" 'BEGIN { r = cpu > 0 ? int(20000 * 3 / cpu) : 2000000
@@ -319,7 +325,7 @@ kshare_once() {
   perf record -q -a -e cpu-clock -F 1000 -o "$WORK/kshare.data" -- sleep 3600 >/dev/null 2>&1 &
   perf_pid=$!
   sleep 1   # perf has opened its events on every CPU
-  "$PROF" --unwind="$mode" -F 1000 -o "$WORK/kshare" -- "$WORK/kshare" "$rounds" \
+  "$PROF" --unwind="$mode" -F 1000 -o "$WORK/kshare" -- "$WORK/kshare" "$rounds" $KSHARE_USER \
     2>"$WORK/kshare.err" >/dev/null
   kill -INT $perf_pid; wait $perf_pid
   ours=$(sed -n 's/.*samples in the kernel (\([0-9.]*\)%).*/\1/p' "$WORK/kshare.err")
@@ -343,10 +349,11 @@ kernel_share() {
       continue
     fi
     awk -v mode=$mode -v rounds="$rounds" '
-      { d = $1 - $2; if (d < 0) d = -d; if (d > worst) worst = d; a[NR] = $1; b[NR] = $2 }
-      END { printf "prof: kernel share, prof-syscall %d rounds, --unwind=%s and perf record -a sampling the same run (5 runs): ", rounds, mode
+      { d = $1 - $2; sum += d; if (d < 0) d = -d; if (d > worst) worst = d; a[NR] = $1; b[NR] = $2 }
+      END { mean = sum / NR; off = mean < 0 ? -mean : mean
+            printf "prof: kernel share, prof-syscall %d rounds, --unwind=%s and perf record -a sampling the same run (5 runs): ", rounds, mode
             for (i = 1; i <= NR; i++) printf "%s%.1f%% / %.1f%%", (i > 1 ? ", " : ""), a[i], b[i]
-            printf "; largest difference %.1f points (aim 3: %s)\n", worst, (worst <= 3 ? "met" : "missed") }' \
+            printf "; mean difference %+.1f points, largest %.1f (aim 3, on the mean: %s)\n", mean, worst, (off <= 3 ? "met" : "missed") }' \
       "$WORK/kshare.txt"
   done
 }
