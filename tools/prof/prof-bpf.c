@@ -120,12 +120,19 @@ static void refusal(int err, char *why, size_t whylen)
    unwound in gorc-prof, so that a test knows every complete stack was
    walked in the kernel.  =small-ring: the walker's ring buffer one page,
    which a held recording overflows.  =btf: the offsets of the kernel's
-   fields read (prof_btf_minimal) said on stderr.  1 for kernel-only.  */
+   fields read (prof_btf_minimal) said on stderr.  =many-states: the
+   states map starts with TEST_FILLER_STATES states no table names, so
+   that the tables' states have ids past what a dense leaf's row holds
+   (8,190), as a machine's thousands of modules would make them.  1 for
+   kernel-only.  */
 static const char *test_hook(void)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
   return t ? t : "";
 }
+
+#define TEST_FILLER_STATES 8100
+static void add_filler_states(struct prof_bpf *b);
 
 static int test_hooks(struct prof_walker *skel)
 {
@@ -184,6 +191,8 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_
   memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
   b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+  if (strcmp(test_hook(), "many-states") == 0)
+    add_filler_states(b);
   return b;
 }
 
@@ -262,6 +271,18 @@ static uint32_t state_id(struct prof_bpf *b, const struct gorc_state *st)
   b->states[b->nstates++] = s;
   b->state_hash[i] = id + 1;
   return id;
+}
+
+/* GORC_PROF_TEST_BPF=many-states (see test_hook): distinct states no
+   row names, pushed with the first table's.  Past 8,190 of them a dense
+   row cannot hold a state's id: a few of the tables' first states still
+   fit one, the rest do not, and their rows go into 4-byte leaves.  */
+static void add_filler_states(struct prof_bpf *b)
+{
+  for (int64_t i = 0; i < TEST_FILLER_STATES; i++) {
+    struct gorc_state filler = { .cfa_kind = GORC_CFA_REG, .cfa_reg = 7, .cfa_off = 1000000 + i };
+    state_id(b, &filler);
+  }
 }
 
 /* The states added since the last call into the states map, in one
