@@ -24,10 +24,12 @@
 #    prof-syscall.c: read/write rounds with some user work each, as many
 #    as take ~3 s here):
 #    gorc-prof's share of samples with kernel frames against the share of
-#    perf record -a's samples of the same run taken in the kernel, in 5
+#    perf record -a's samples of the same run taken in the kernel, in 9
 #    runs of each unwinding mode; aim: within 3 points, on the mean of
-#    the runs' differences (one run's ~3,000 samples give each share a
-#    sampling error of ~0.9 points: a single difference of 3 is not rare).
+#    the runs' differences (a run's difference spreads with a standard
+#    deviation of ~1.8 points: ~3,000 samples each, and two periodic
+#    timers against a periodic program; a single difference of 3 or 4
+#    is not rare).
 # 5. The whole machine: gorc-prof -a -d 10 -F 1000 and perf record -a -g
 #    -F 1000 for 10 s each, while 20 short programs start one after
 #    another (prof-syscall copies named kshare-w): lost samples of each,
@@ -343,7 +345,7 @@ kernel_share() {
   rounds=$(kshare_rounds)
   for mode in bpf copy; do
     : >"$WORK/kshare.txt"
-    for i in 1 2 3 4 5; do kshare_once $mode "$rounds" >>"$WORK/kshare.txt"; done
+    for i in $(seq 9); do kshare_once $mode "$rounds" >>"$WORK/kshare.txt"; done
     if grep -q '?' "$WORK/kshare.txt"; then
       echo "prof: kernel share, --unwind=$mode: not measured ($(tr '\n' ' ' <"$WORK/kshare.txt"))"
       continue
@@ -351,7 +353,7 @@ kernel_share() {
     awk -v mode=$mode -v rounds="$rounds" '
       { d = $1 - $2; sum += d; if (d < 0) d = -d; if (d > worst) worst = d; a[NR] = $1; b[NR] = $2 }
       END { mean = sum / NR; off = mean < 0 ? -mean : mean
-            printf "prof: kernel share, prof-syscall %d rounds, --unwind=%s and perf record -a sampling the same run (5 runs): ", rounds, mode
+            printf "prof: kernel share, prof-syscall %d rounds, --unwind=%s and perf record -a sampling the same run (%d runs): ", rounds, mode, NR
             for (i = 1; i <= NR; i++) printf "%s%.1f%% / %.1f%%", (i > 1 ? ", " : ""), a[i], b[i]
             printf "; mean difference %+.1f points, largest %.1f (aim 3, on the mean: %s)\n", mean, worst, (off <= 3 ? "met" : "missed") }' \
       "$WORK/kshare.txt"
