@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <sched.h>
@@ -101,6 +102,8 @@ struct recorder {
   struct prof_bpf *bpf;       /* --unwind=bpf: the walker, else NULL */
   struct prof_data bpf_view;  /* the processes as the walker knows them now */
   int pidfd;                  /* the started program's, while recording; -1 */
+  pid_t *lingering;           /* processes whose first thread exited, others alive */
+  size_t nlingering, cap_lingering;
   double realtime_until;      /* a started program's start: see start_realtime; 0 */
   int policy;                 /* ... gorc-prof's own scheduling, given back after */
   struct sched_param param;
@@ -365,6 +368,45 @@ static char *saved_if_deleted(pid_t pid, const char *line, char *name, unsigned 
   return copy ? (char *)copy : name;
 }
 
+/* Is the file at descriptor FD not empty?  */
+static int has_bytes(int fd)
+{
+  char c;
+  return pread(fd, &c, 1, 0) == 1;
+}
+
+/* Process PID's mappings, /proc/PID/maps, opened; -1 when it is gone.
+   That file is empty once the first thread has exited while others
+   live on (pthread_exit in main): then a live thread's, which shares
+   the process's mappings, /proc/PID/task/TID/maps.  */
+static int open_maps(pid_t pid)
+{
+  char path[320];             /* (a task's name is at most 255 bytes) */
+  snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || has_bytes(fd))
+    return fd;
+  snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+  DIR *dir = opendir(path);
+  struct dirent *de;
+  while (dir && (de = readdir(dir))) {
+    if (de->d_name[0] < '1' || de->d_name[0] > '9' || atoi(de->d_name) == (int)pid)
+      continue;
+    snprintf(path, sizeof path, "/proc/%d/task/%s/maps", (int)pid, de->d_name);
+    int live = open(path, O_RDONLY | O_CLOEXEC);
+    if (live >= 0 && has_bytes(live)) {
+      close(fd);
+      fd = live;
+      break;
+    }
+    if (live >= 0)
+      close(live);
+  }
+  if (dir)
+    closedir(dir);
+  return fd;
+}
+
 /* The executable mappings of process PID in F (its /proc/PID/maps, or a
    copy) into P (HOLES_ONLY: only those where P knows no mapping).  */
 static void read_maps(FILE *f, pid_t pid, struct prof_proc *p, int holes_only)
@@ -404,10 +446,12 @@ static void synthesize_process(struct recorder *r, pid_t pid)
       p->comm[strcspn(p->comm, "\n")] = 0;
     fclose(f);
   }
-  snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
-  if ((f = fopen(path, "r"))) {
+  int fd = open_maps(pid);
+  if (fd >= 0 && (f = fdopen(fd, "r"))) {
     read_maps(f, pid, p, 0);
     fclose(f);
+  } else if (fd >= 0) {
+    close(fd);
   }
 }
 
@@ -430,10 +474,14 @@ static void synthesize_all(struct recorder *r)
   snprintf(idle->comm, sizeof idle->comm, "swapper");
 }
 
-/* Has process PID ended (gone, or a zombie its parent has not reaped)?  */
+/* Has process PID ended (gone, or a zombie its parent has not reaped)?
+   A zombie whose threads live on is not ended: its first thread left
+   by pthread_exit, and the kernel shows that thread's state for the
+   process, with the live threads counted in num_threads (stat's 20th
+   field), the zombie's own included.  */
 static int process_ended(pid_t pid)
 {
-  char path[64], buf[256];
+  char path[64], buf[512];
   snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
   FILE *f = fopen(path, "r");
   if (!f)
@@ -442,7 +490,16 @@ static int process_ended(pid_t pid)
   fclose(f);
   buf[n] = 0;
   const char *state = strrchr(buf, ')');
-  return !state || state[1] != ' ' || state[2] == 'Z' || state[2] == 'X';
+  if (!state || state[1] != ' ')
+    return 1;
+  if (state[2] != 'Z' && state[2] != 'X')
+    return 0;
+  /* after the state, fields 4 to 19, then num_threads */
+  const char *p = state + 2;
+  for (int field = 3; field < 20 && p; field++)
+    if ((p = strchr(p, ' ')))
+      p++;
+  return !p || atol(p) <= 1;
 }
 
 /* GORC_PROF_TEST_EXIT_IN_ATTACH: end PID now.  */
@@ -614,9 +671,7 @@ static int maps_due(struct recorder *r)
 /* Process PID's /proc/PID/maps as it is now, or NULL.  */
 static struct maps_read *maps_now(pid_t pid)
 {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open_maps(pid);
   if (fd < 0)
     return NULL;
   size_t cap = 64 * 1024, len = 0;
@@ -739,13 +794,68 @@ static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
   }
 }
 
+/* Is REC the exit record of a process's first thread (pid = tid), which
+   the profile and the walker take for the process's end, while the
+   process lives on in other threads (pthread_exit in main)?  Then the
+   process is watched for its real end (lingering_ends), and the record
+   is fed as no thread's exit.  Taken for the end, it made every later
+   sample's process a new one, with no mappings: [unknown].  */
+static int lingers_on(struct recorder *r, const uint8_t *rec, size_t len)
+{
+  const struct perf_event_header *h = (const void *)rec;
+  struct gorc_perf_task_body b;
+  if (h->type != PERF_RECORD_EXIT || len < sizeof *h + sizeof b)
+    return 0;
+  memcpy(&b, rec + sizeof *h, sizeof b);
+  if (b.pid != b.tid || process_ended((pid_t)b.pid))
+    return 0;
+  r->lingering = prof_xgrow(r->lingering, &r->cap_lingering, r->nlingering + 1,
+                            sizeof *r->lingering, 16, SIZE_MAX);
+  r->lingering[r->nlingering++] = (pid_t)b.pid;
+  return 1;
+}
+
+/* The exit record REC made no thread's (tid 0): not the process's end.  */
+static void no_thread(uint8_t *rec)
+{
+  uint32_t none = 0;
+  memcpy(rec + sizeof(struct perf_event_header) + offsetof(struct gorc_perf_task_body, tid),
+         &none, sizeof none);
+}
+
+/* Each round: the lingering processes that have ended now end in the
+   profile and the walker, by an exit record of their own at this time
+   (that of the last thread came when the process still counted it).  */
+static void lingering_ends(struct recorder *r)
+{
+  size_t kept = 0;
+  for (size_t i = 0; i < r->nlingering; i++) {
+    pid_t pid = r->lingering[i];
+    if (!process_ended(pid)) {
+      r->lingering[kept++] = pid;
+      continue;
+    }
+    struct {
+      struct perf_event_header h;
+      struct gorc_perf_task_body b;
+    } end = { { PERF_RECORD_EXIT, 0, sizeof end }, { (uint32_t)pid, 0, (uint32_t)pid, 0, now_ns() } };
+    if (r->bpf)
+      feed_walker(r, (const uint8_t *)&end, sizeof end);
+    pend_at(r, &end, sizeof end, end.b.time, PEND_PERF);
+  }
+  r->nlingering = kept;
+}
+
 /* A perf record copied out, to be fed in time order.  Its time.  */
 static uint64_t pend(struct recorder *r, const uint8_t *rec, size_t len)
 {
-  if (r->bpf)
+  int lingering = lingers_on(r, rec, len);
+  if (r->bpf && !lingering)
     feed_walker(r, rec, len);
   uint64_t time = record_time(r, rec, len);
   pend_at(r, rec, len, time, PEND_PERF);
+  if (lingering)
+    no_thread(r->pend[r->npend - 1].rec);
   return time;
 }
 
@@ -991,6 +1101,7 @@ static void record_loop(struct recorder *r, int *status)
        once every ring has been read */
     uint64_t round_start = now_ns();
     drain_all(r);
+    lingering_ends(r);
     feed_until(r, done ? UINT64_MAX : horizon);
     horizon = round_start;
     if (r->hold && release_asked) {
@@ -1027,6 +1138,7 @@ static void recorder_close(struct recorder *r)
   for (size_t k = 0; k < r->npend; k++)
     free(r->pend[k].rec);
   free(r->pend);
+  free(r->lingering);
   free(r->fds);
   free(r->rings);
 }
