@@ -1054,11 +1054,14 @@ static inline int gorc_eh_run_reg_op(struct gorc_eh_interp *it, uint8_t op, cons
   }
 }
 
-/* Run the instructions [p, end) until the row holding at it->pc is
-   complete (GORC_EH_DONE) or they end (GORC_EH_OK: the current row holds).  Each
-   turn consumes at least one byte.  */
-static inline int gorc_eh_run(struct gorc_eh_interp *it, const uint8_t *p, const uint8_t *end)
+/* Run the instructions [*pp, end) until the row holding at it->pc is
+   complete (GORC_EH_DONE) or they end (GORC_EH_OK: the current row
+   holds).  Each turn consumes at least one byte; *PP is left after the
+   last one run, so that a walk over the rows goes on from there
+   (gorc_eh_rows_state).  */
+static inline int gorc_eh_run(struct gorc_eh_interp *it, const uint8_t **pp, const uint8_t *end)
 {
+  const uint8_t *p = *pp;
   uint64_t u;
   int err;
 
@@ -1103,38 +1106,51 @@ static inline int gorc_eh_run(struct gorc_eh_interp *it, const uint8_t *p, const
         return GORC_EH_BAD;          /* unknown or vendor opcode */
       }
     }
-    if (err != GORC_EH_OK)
+    if (err != GORC_EH_OK) {
+      *pp = p;
       return err;
+    }
   }
+  *pp = p;
   return GORC_EH_OK;
 }
 
 /* The state at PC of an FDE covering [pc_begin, ...) whose instructions
    are [insns, insns_end); *NEXT (when not NULL) where the row holding at
    PC ends (UINT64_MAX: at the FDE's end).  */
+/* IT made ready to run an FDE's instructions from PC_BEGIN towards PC:
+   the CIE's initial instructions run.  GORC_EH_OK or GORC_EH_BAD.  */
+static inline int gorc_eh_interp_start(struct gorc_eh_interp *it, unsigned machine,
+                                       const struct gorc_eh_cie *cie, uint64_t pc_begin,
+                                       uint64_t pc)
+{
+  const uint8_t *p = cie->insns;
+
+  it->machine = machine;
+  it->cie = cie;
+  gorc_eh_default_row(&it->row, machine);
+  it->init = it->row;         /* what DW_CFA_restore in the CIE goes back to */
+  it->depth = 0;
+  it->in_cie = 1;
+  it->loc = pc_begin;
+  it->pc = pc;
+  it->next = UINT64_MAX;
+  if (gorc_eh_run(it, &p, cie->insns_end) != GORC_EH_OK)
+    return GORC_EH_BAD;
+  it->init = it->row;
+  it->in_cie = 0;
+  return GORC_EH_OK;
+}
+
 static inline int gorc_eh_interpret(unsigned machine, const struct gorc_eh_cie *cie,
                                     const uint8_t *insns, const uint8_t *insns_end,
                                     uint64_t pc_begin, uint64_t pc, struct gorc_state *out,
                                     uint64_t *next)
 {
   struct gorc_eh_interp it;
-  int err;
 
-  it.machine = machine;
-  it.cie = cie;
-  gorc_eh_default_row(&it.row, machine);
-  it.init = it.row;           /* what DW_CFA_restore in the CIE goes back to */
-  it.depth = 0;
-  it.in_cie = 1;
-  it.loc = pc_begin;
-  it.pc = pc;
-  it.next = UINT64_MAX;
-  if (gorc_eh_run(&it, cie->insns, cie->insns_end) != GORC_EH_OK)
-    return GORC_EH_BAD;
-  it.init = it.row;
-  it.in_cie = 0;
-  err = gorc_eh_run(&it, insns, insns_end);
-  if (err == GORC_EH_BAD)
+  if (gorc_eh_interp_start(&it, machine, cie, pc_begin, pc) != GORC_EH_OK
+      || gorc_eh_run(&it, &insns, insns_end) == GORC_EH_BAD)
     return GORC_EH_BAD;
   gorc_eh_row_state(&it, out);
   if (next)
@@ -1158,18 +1174,22 @@ static inline int gorc_eh_fde_cie(const struct gorc_eh_section *s,
   return gorc_eh_parse_cie(&cr, cie);
 }
 
-/* The state at PC from the FDE at FDE_ADDR, which the search table says
-   starts at LOC.  1, 0 (the FDE does not cover PC, or is not for gorc)
-   or GORC_EH_BAD.  *NEXT (when not NULL): where the answer may change,
-   when it is 1 or the FDE ends below PC.  */
-static inline int gorc_eh_fde_state(const struct gorc_eh_frame *ef, uint64_t fde_addr, uint64_t loc,
-                     uint64_t pc, struct gorc_state *out, uint64_t *next)
+/* An FDE read: its CIE, the range it covers, and (once
+   gorc_eh_fde_insns has passed its augmentation data) its
+   instructions.  */
+struct gorc_eh_fde {
+  struct gorc_eh_cie cie;
+  uint64_t pc_begin, pc_range;
+  const uint8_t *insns, *insns_end;
+};
+
+/* The FDE at FDE_ADDR, which the search table says starts at LOC, into
+   *F.  1, 0 (its CIE is not for gorc) or GORC_EH_BAD.  */
+static inline int gorc_eh_fde_open(const struct gorc_eh_frame *ef, uint64_t fde_addr,
+                                   uint64_t loc, struct gorc_eh_fde *f)
 {
   struct gorc_eh_section s;
   struct gorc_eh_record r;
-  struct gorc_eh_cie cie;
-  const uint8_t *p;
-  uint64_t pc_begin, pc_range, auglen;
   int err;
 
   if (ef->lo > ef->hi || fde_addr < ef->lo || fde_addr >= ef->hi)
@@ -1178,25 +1198,53 @@ static inline int gorc_eh_fde_state(const struct gorc_eh_frame *ef, uint64_t fde
   s.end = (const uint8_t *)(uintptr_t)ef->hi;
   if (gorc_eh_rd_record(&s, (const uint8_t *)(uintptr_t)fde_addr, &r) != GORC_EH_OK)
     return GORC_EH_BAD;
-  if ((err = gorc_eh_fde_cie(&s, &r, &cie)) != GORC_EH_OK)
+  if ((err = gorc_eh_fde_cie(&s, &r, &f->cie)) != GORC_EH_OK)
     return err == GORC_EH_UNSUPPORTED ? 0 : GORC_EH_BAD;
-  p = r.body;
-  if (gorc_eh_rd_encoded(&p, r.end, cie.fde_enc, 1, 0, &pc_begin) != GORC_EH_OK
-      || gorc_eh_rd_encoded(&p, r.end, cie.fde_enc & 0x0f, 0, 0, &pc_range) != GORC_EH_OK)
+  f->insns = r.body;
+  f->insns_end = r.end;
+  if (gorc_eh_rd_encoded(&f->insns, r.end, f->cie.fde_enc, 1, 0, &f->pc_begin) != GORC_EH_OK
+      || gorc_eh_rd_encoded(&f->insns, r.end, f->cie.fde_enc & 0x0f, 0, 0, &f->pc_range)
+             != GORC_EH_OK)
     return GORC_EH_BAD;
-  if (pc_begin != loc)
+  if (f->pc_begin != loc)
     return GORC_EH_BAD;              /* the table and the FDE disagree */
-  if (pc - pc_begin >= pc_range)
+  return 1;
+}
+
+/* F's instructions found: its augmentation data passed.  */
+static inline int gorc_eh_fde_insns(struct gorc_eh_fde *f)
+{
+  uint64_t auglen;
+
+  if (!f->cie.has_z)
+    return GORC_EH_OK;
+  if (gorc_eh_rd_uleb(&f->insns, f->insns_end, &auglen) != GORC_EH_OK
+      || auglen > (uint64_t)(f->insns_end - f->insns))
+    return GORC_EH_BAD;
+  f->insns += auglen;
+  return GORC_EH_OK;
+}
+
+/* The state at PC from the FDE at FDE_ADDR, which the search table says
+   starts at LOC.  1, 0 (the FDE does not cover PC, or is not for gorc)
+   or GORC_EH_BAD.  *NEXT (when not NULL): where the answer may change,
+   when it is 1 or the FDE ends below PC.  */
+static inline int gorc_eh_fde_state(const struct gorc_eh_frame *ef, uint64_t fde_addr, uint64_t loc,
+                     uint64_t pc, struct gorc_state *out, uint64_t *next)
+{
+  struct gorc_eh_fde f;
+  uint64_t row_next;
+  int rc = gorc_eh_fde_open(ef, fde_addr, loc, &f);
+
+  if (rc != 1)
+    return rc;
+  if (pc - f.pc_begin >= f.pc_range)
     return 0;
   if (next)
-    *next = pc_begin + pc_range;
-  if (cie.has_z) {
-    if (gorc_eh_rd_uleb(&p, r.end, &auglen) != GORC_EH_OK || auglen > (uint64_t)(r.end - p))
-      return GORC_EH_BAD;
-    p += auglen;
-  }
-  uint64_t row_next;
-  if (gorc_eh_interpret(ef->machine, &cie, p, r.end, pc_begin, pc, out, &row_next) != GORC_EH_OK)
+    *next = f.pc_begin + f.pc_range;
+  if (gorc_eh_fde_insns(&f) != GORC_EH_OK
+      || gorc_eh_interpret(ef->machine, &f.cie, f.insns, f.insns_end, f.pc_begin, pc, out,
+                           &row_next) != GORC_EH_OK)
     return GORC_EH_BAD;
   if (next && row_next < *next)
     *next = row_next;
@@ -1227,6 +1275,75 @@ static inline int gorc_eh_frame_state(const struct gorc_eh_frame *ef, uint64_t p
                                       struct gorc_state *out)
 {
   return gorc_eh_frame_state_span(ef, pc, out, NULL);
+}
+
+/* ---- a walk over the rows ---- */
+
+/* A walk over a module's rows in address order (a table builder:
+   gorc-prof --unwind=bpf).  An FDE's interpretation goes on from one row
+   to the next, where gorc_eh_frame_state_span runs the FDE from its
+   first instruction for each row: linear in an FDE's rows, not
+   quadratic (libc: 30,840 rows).  Zeroed to start; it does not move
+   (IT points at FDE's CIE).  */
+struct gorc_eh_rows {
+  struct gorc_eh_fde fde;
+  struct gorc_eh_interp it;
+  const uint8_t *p;              /* FDE's instructions not run yet */
+  uint64_t next_fde;             /* the next FDE's start (the search table's) */
+  int live;                      /* IT holds FDE's row that ends at it.next */
+};
+
+static inline uint64_t gorc_eh_min3(uint64_t a, uint64_t b, uint64_t c)
+{
+  uint64_t m = a < b ? a : b;
+  return m < c ? m : c;
+}
+
+/* gorc_eh_frame_state_span's answer at PC, through the walk W: where
+   the last answer's row ended (its *NEXT), inside the same FDE, the
+   interpretation goes on; elsewhere it starts over.  */
+static inline int gorc_eh_rows_state(const struct gorc_eh_frame *ef, struct gorc_eh_rows *w,
+                                     uint64_t pc, struct gorc_state *out, uint64_t *next)
+{
+  struct gorc_eh_table t;
+  uint64_t loc, fde_addr, next_fde = UINT64_MAX;
+  int rc;
+
+  if (w->live && pc == w->it.next && pc - w->fde.pc_begin < w->fde.pc_range) {
+    w->it.loc = pc;
+    w->it.pc = pc;
+    w->it.next = UINT64_MAX;
+    rc = gorc_eh_run(&w->it, &w->p, w->fde.insns_end) == GORC_EH_BAD ? GORC_EH_BAD : 1;
+    next_fde = w->next_fde;
+  } else {
+    w->live = 0;
+    rc = gorc_eh_open_table(ef, &t);
+    if (rc == 1 && gorc_eh_search(&t, pc, &loc, &fde_addr, &next_fde))
+      rc = gorc_eh_fde_open(ef, fde_addr, loc, &w->fde);
+    else if (rc == 1)
+      rc = 0;
+    if (rc == 1 && pc - w->fde.pc_begin >= w->fde.pc_range)
+      rc = 0;
+    if (rc == 1
+        && (gorc_eh_fde_insns(&w->fde) != GORC_EH_OK
+            || gorc_eh_interp_start(&w->it, ef->machine, &w->fde.cie, w->fde.pc_begin, pc)
+                   != GORC_EH_OK))
+      rc = GORC_EH_BAD;
+    if (rc == 1) {
+      w->p = w->fde.insns;
+      if (gorc_eh_run(&w->it, &w->p, w->fde.insns_end) == GORC_EH_BAD)
+        rc = GORC_EH_BAD;
+    }
+  }
+  w->live = rc == 1;
+  w->next_fde = next_fde;
+  if (rc == 1) {
+    gorc_eh_row_state(&w->it, out);
+    *next = gorc_eh_min3(w->it.next, w->fde.pc_begin + w->fde.pc_range, next_fde);
+  } else {
+    *next = next_fde;
+  }
+  return rc == GORC_EH_BAD ? -1 : rc;
 }
 
 #endif /* GORC_EH_FRAME_H */

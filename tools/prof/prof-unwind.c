@@ -725,9 +725,10 @@ static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_st
 }
 
 /* module_lookup, and in *NEXT the first address above PC where the
-   answer may change.  */
-static int module_span(const struct prof_module *m, uint64_t pc, struct gorc_state *st,
-                       uint64_t *next)
+   answer may change.  ROWS: the walk over .eh_frame's rows that the
+   calls for ascending PCs share (each row goes on from the last).  */
+static int module_span(const struct prof_module *m, struct gorc_eh_rows *rows, uint64_t pc,
+                       struct gorc_state *st, uint64_t *next)
 {
   uint64_t rec_next = UINT64_MAX, eh_next = UINT64_MAX;
   if (m->has_table && gorc_table_lookup(&m->table, pc, st, &rec_next) >= 0
@@ -736,7 +737,7 @@ static int module_span(const struct prof_module *m, uint64_t pc, struct gorc_sta
     return 1;
   }
   /* between ranges, or in a gap: .eh_frame's answer up to the records' next change */
-  if (m->has_eh && gorc_eh_frame_state_span(&m->eh, pc + m->eh_bias, st, &eh_next) == 1) {
+  if (m->has_eh && gorc_eh_rows_state(&m->eh, rows, pc + m->eh_bias, st, &eh_next) == 1) {
     *next = eh_next - m->eh_bias < rec_next ? eh_next - m->eh_bias : rec_next;
     return 1;
   }
@@ -749,6 +750,7 @@ static int module_span(const struct prof_module *m, uint64_t pc, struct gorc_sta
 void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
 {
   static const uint8_t code[GORC_SIGRETURN_X86_64_LEN] = GORC_SIGRETURN_X86_64;
+  struct gorc_eh_rows rows = { 0 };
   for (size_t i = 0; m->ok && i < m->nloads; i++) {
     const GElf_Phdr *l = &m->loads[i];
     if (!(l->p_flags & PF_X))
@@ -756,7 +758,7 @@ void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
     uint64_t end = l->p_vaddr + l->p_memsz;
     for (uint64_t pc = l->p_vaddr, next; pc < end; pc = next) {
       struct gorc_state st;
-      int found = module_span(m, pc, &st, &next);
+      int found = module_span(m, &rows, pc, &st, &next);
       if (next <= pc || next > end)
         next = end;
       fn(arg, pc, found ? &st : NULL);

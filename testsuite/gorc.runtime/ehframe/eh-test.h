@@ -22,6 +22,14 @@
    when the tables are malformed where the lookup went.  */
 int eh_state(const struct gorc_rt_ehframe *ef, uint64_t pc, struct gorc_state *out);
 
+/* The same answers from a walk over EF's rows in address order
+   (gorc_eh_rows_state, as gorc-prof's table builder walks a module):
+   the state at PC in *OUT, and in *NEXT where it may change.  W:
+   eh_rows_size() bytes, zeroed before the walk, kept through it.  */
+size_t eh_rows_size(void);
+int eh_rows_state(const struct gorc_rt_ehframe *ef, void *w, uint64_t pc, struct gorc_state *out,
+                  uint64_t *next);
+
 /* A file mapped as the loader would place it: link-time address A is at
    A + bias.  */
 struct eh_image {

@@ -200,6 +200,7 @@ out:
 struct counts {
   uint64_t agree, total, nofde, libdw_err, shown;
   uint64_t kinds[7], outermost, aux[3];
+  uint64_t rows, rows_shown;
 };
 
 /* Does the lookup's answer (RC, GOT) agree with libdw's (X, WANT)?  */
@@ -251,6 +252,35 @@ static void check_byte(const char *path, Dwarf_CFI *cfi, const struct eh_image *
   }
 }
 
+/* The walk over the rows of [LO, HI) (gorc-prof's table builder's):
+   each row's answer is eh_state's at every byte of it.  */
+static void check_rows(const char *path, const struct eh_image *im, uint64_t lo, uint64_t hi,
+                       struct counts *c)
+{
+  void *w = calloc(1, eh_rows_size());
+  for (uint64_t a = lo, next; a < hi && w; a = next) {
+    struct gorc_state row, byte;
+    memset(&row, 0, sizeof row);
+    int rc = eh_rows_state(&im->ef, w, a + im->bias, &row, &next);
+    next = next == UINT64_MAX || next - im->bias > hi ? hi : next - im->bias;
+    if (next <= a)
+      next = a + 1;
+    c->rows++;
+    /* (a malformed FDE answers for its first byte only) */
+    for (uint64_t b = a; b < (rc < 0 ? a + 1 : next); b++) {
+      memset(&byte, 0, sizeof byte);
+      int brc = eh_state(&im->ef, b + im->bias, &byte);
+      if (brc == rc && (rc != 1 || gorc_state_equal(&row, &byte)))
+        continue;
+      if (c->rows_shown++ < 20)
+        fprintf(stderr, "%s: %#" PRIx64 ": the rows walk's row from %#" PRIx64 " (rc %d) is not "
+                "the lookup's (rc %d)\n", path, b, a, rc, brc);
+      break;
+    }
+  }
+  free(w);
+}
+
 static int check_file(const char *path)
 {
   struct eh_image im;
@@ -276,17 +306,20 @@ static int check_file(const char *path)
       continue;
     for (uint64_t a = sh.sh_addr; a < sh.sh_addr + sh.sh_size; a++)
       check_byte(path, cfi, &im, a, &c);
+    check_rows(path, &im, sh.sh_addr, sh.sh_addr + sh.sh_size, &c);
   }
   printf("%s: %" PRIu64 "/%" PRIu64 " bytes agree (SP %" PRIu64 ", BP %" PRIu64
          ", REG %" PRIu64 ", DEREF %" PRIu64 ", UNDEFINED %" PRIu64 ", SP_PLT %" PRIu64
          "; outermost %" PRIu64 "; rbx SAME %" PRIu64 ", CFA %" PRIu64 ", UNKNOWN %" PRIu64
-         "; libdw errors %" PRIu64 "; %" PRIu64 " bytes without FDE: %s)\n",
+         "; libdw errors %" PRIu64 "; %" PRIu64 " bytes without FDE: %s); rows walk: %" PRIu64
+         " rows, %s\n",
          path, c.agree, c.total, c.kinds[1], c.kinds[2], c.kinds[3], c.kinds[4], c.kinds[5],
          c.kinds[6], c.outermost, c.aux[GORC_AUX_SAME], c.aux[GORC_AUX_CFA],
-         c.aux[GORC_AUX_UNKNOWN], c.libdw_err, c.nofde, c.shown ? "DISAGREE" : "all agree");
+         c.aux[GORC_AUX_UNKNOWN], c.libdw_err, c.nofde, c.shown ? "DISAGREE" : "all agree",
+         c.rows, c.rows_shown ? "DISAGREE with the lookup" : "each the lookup's");
   elf_end(elf);
   close(fd);
-  return c.shown ? 1 : 0;
+  return c.shown || c.rows_shown ? 1 : 0;
 }
 
 int main(int argc, char **argv)
