@@ -1142,22 +1142,6 @@ static inline int gorc_eh_interp_start(struct gorc_eh_interp *it, unsigned machi
   return GORC_EH_OK;
 }
 
-static inline int gorc_eh_interpret(unsigned machine, const struct gorc_eh_cie *cie,
-                                    const uint8_t *insns, const uint8_t *insns_end,
-                                    uint64_t pc_begin, uint64_t pc, struct gorc_state *out,
-                                    uint64_t *next)
-{
-  struct gorc_eh_interp it;
-
-  if (gorc_eh_interp_start(&it, machine, cie, pc_begin, pc) != GORC_EH_OK
-      || gorc_eh_run(&it, &insns, insns_end) == GORC_EH_BAD)
-    return GORC_EH_BAD;
-  gorc_eh_row_state(&it, out);
-  if (next)
-    *next = it.next;
-  return GORC_EH_OK;
-}
-
 /* ---- the FDE ---- */
 
 /* The CIE of the FDE R: its pointer counts back from its own field to a
@@ -1225,66 +1209,14 @@ static inline int gorc_eh_fde_insns(struct gorc_eh_fde *f)
   return GORC_EH_OK;
 }
 
-/* The state at PC from the FDE at FDE_ADDR, which the search table says
-   starts at LOC.  1, 0 (the FDE does not cover PC, or is not for gorc)
-   or GORC_EH_BAD.  *NEXT (when not NULL): where the answer may change,
-   when it is 1 or the FDE ends below PC.  */
-static inline int gorc_eh_fde_state(const struct gorc_eh_frame *ef, uint64_t fde_addr, uint64_t loc,
-                     uint64_t pc, struct gorc_state *out, uint64_t *next)
-{
-  struct gorc_eh_fde f;
-  uint64_t row_next;
-  int rc = gorc_eh_fde_open(ef, fde_addr, loc, &f);
-
-  if (rc != 1)
-    return rc;
-  if (pc - f.pc_begin >= f.pc_range)
-    return 0;
-  if (next)
-    *next = f.pc_begin + f.pc_range;
-  if (gorc_eh_fde_insns(&f) != GORC_EH_OK
-      || gorc_eh_interpret(ef->machine, &f.cie, f.insns, f.insns_end, f.pc_begin, pc, out,
-                           &row_next) != GORC_EH_OK)
-    return GORC_EH_BAD;
-  if (next && row_next < *next)
-    *next = row_next;
-  return 1;
-}
-
-/* gorc_eh_frame_state, and in *NEXT the first address above PC where
-   the answer may change (a table builder's walk over a module:
-   gorc-prof --unwind=bpf).  */
-static inline int gorc_eh_frame_state_span(const struct gorc_eh_frame *ef, uint64_t pc,
-                                           struct gorc_state *out, uint64_t *next)
-{
-  struct gorc_eh_table t;
-  uint64_t loc, fde_addr, next_fde = UINT64_MAX, row_next = UINT64_MAX;
-  int rc;
-
-  rc = gorc_eh_open_table(ef, &t);
-  if (rc == 1 && gorc_eh_search(&t, pc, &loc, &fde_addr, &next_fde))
-    rc = gorc_eh_fde_state(ef, fde_addr, loc, pc, out, &row_next);
-  else if (rc == 1)
-    rc = 0;
-  if (next)
-    *next = rc == 1 && row_next < next_fde ? row_next : next_fde;
-  return rc == GORC_EH_BAD ? -1 : rc;
-}
-
-static inline int gorc_eh_frame_state(const struct gorc_eh_frame *ef, uint64_t pc,
-                                      struct gorc_state *out)
-{
-  return gorc_eh_frame_state_span(ef, pc, out, NULL);
-}
-
 /* ---- a walk over the rows ---- */
 
-/* A walk over a module's rows in address order (a table builder:
-   gorc-prof --unwind=bpf).  An FDE's interpretation goes on from one row
-   to the next, where gorc_eh_frame_state_span runs the FDE from its
-   first instruction for each row: linear in an FDE's rows, not
-   quadratic (libc: 30,840 rows).  Zeroed to start; it does not move
-   (IT points at FDE's CIE).  */
+/* The lookup, and a walk over a module's rows in address order (a table
+   builder: gorc-prof --unwind=bpf).  On a walk an FDE's interpretation
+   goes on from one row to the next, where a lookup runs the FDE from its
+   first instruction: linear in an FDE's rows, not quadratic (libc:
+   30,840 rows).  LIVE 0 to start (nothing else is read before it is
+   written); it does not move (IT points at FDE's CIE).  */
 struct gorc_eh_rows {
   struct gorc_eh_fde fde;
   struct gorc_eh_interp it;
@@ -1299,9 +1231,12 @@ static inline uint64_t gorc_eh_min3(uint64_t a, uint64_t b, uint64_t c)
   return m < c ? m : c;
 }
 
-/* gorc_eh_frame_state_span's answer at PC, through the walk W: where
+/* The state at PC (gorc_eh_frame_state's answer), and in *NEXT the
+   first address above PC where it may change, through the walk W: where
    the last answer's row ended (its *NEXT), inside the same FDE, the
-   interpretation goes on; elsewhere it starts over.  */
+   interpretation goes on; elsewhere it starts over: a search of the
+   table, the FDE it names read and checked to cover PC, and its
+   instructions run up to the row that holds at PC.  */
 static inline int gorc_eh_rows_state(const struct gorc_eh_frame *ef, struct gorc_eh_rows *w,
                                      uint64_t pc, struct gorc_state *out, uint64_t *next)
 {
@@ -1344,6 +1279,16 @@ static inline int gorc_eh_rows_state(const struct gorc_eh_frame *ef, struct gorc
     *next = next_fde;
   }
   return rc == GORC_EH_BAD ? -1 : rc;
+}
+
+static inline int gorc_eh_frame_state(const struct gorc_eh_frame *ef, uint64_t pc,
+                                      struct gorc_state *out)
+{
+  struct gorc_eh_rows w;
+  uint64_t next;
+
+  w.live = 0;
+  return gorc_eh_rows_state(ef, &w, pc, out, &next);
 }
 
 #endif /* GORC_EH_FRAME_H */
