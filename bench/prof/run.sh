@@ -196,7 +196,7 @@ deep_complete() {
   "$PROF" --unwind="$1" -o "$WORK/deep-$1" -p $pid 2>"$WORK/deep-$1.txt" &
   local prof=$!
   n=0
-  until grep -q 'attached to process' "$WORK/deep-$1.txt"; do n=$((n+1)); [ $n -lt 600 ] || return; sleep 0.05; done
+  until grep -qs 'attached to process' "$WORK/deep-$1.txt"; do n=$((n+1)); [ $n -lt 600 ] || return; sleep 0.05; done
   kill -USR1 $pid
   wait $pid
   wait $prof
