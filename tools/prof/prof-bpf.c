@@ -227,13 +227,19 @@ void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
 
 /* ---- states ---- */
 
+/* A word at a time (a byte at a time was 4% of gorc-prof's start:
+   every row of every table comes here), mixed at the end so that the
+   low bits, the ones the table uses, depend on every byte.  */
 static size_t state_hash(const struct gorc_state *s)
 {
-  const uint8_t *p = (const void *)s;
-  size_t h = 14695981039346656037u;
-  for (size_t i = 0; i < sizeof *s; i++)
-    h = (h ^ p[i]) * 1099511628211u;
-  return h;
+  uint64_t words[sizeof *s / 8], h = 0;
+  _Static_assert(sizeof *s % 8 == 0, "a state is whole words");
+  memcpy(words, s, sizeof words);
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    h = (h ^ words[i]) * 0x9e3779b97f4a7c15u;
+  h ^= h >> 32;
+  h *= 0xd6e8feb86659fd93u;
+  return h ^ (h >> 32);
 }
 
 /* The id of state ST in the states map, added when new;

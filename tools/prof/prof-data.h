@@ -81,7 +81,7 @@ char *prof_xstrdup(const char *s);
    back, and unlinking it then frees nothing.  */
 FILE *prof_create(const char *path);
 /* qsort of N elements at V, which may be NULL when N is 0 (qsort itself
-   wants an array even for none).  */
+   wants an array even for none); none when they are in order already.  */
 void prof_sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* gorc_grow_array (mapped.h), exiting when out of memory.  */
 void *prof_xgrow(void *v, size_t *cap, size_t min, size_t size, size_t first, size_t huge);
