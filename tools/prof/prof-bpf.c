@@ -34,8 +34,12 @@ _Static_assert(sizeof(struct prof_bpf_sample) == 16, "a sample's header is 16 by
 struct table {
   const struct prof_module *mod;
   uint32_t id;                /* PROF_BPF_NO_MODULE: it could not be loaded */
-  uint32_t nleaves;           /* 0: not built yet */
+  uint32_t nleaves;           /* 0: not in the walker's map of tables yet */
   int fresh;                  /* built since prof_bpf_refresh */
+  /* built, and waiting for publish_tables: */
+  int fd;                     /* its array map; -1: none waiting */
+  uint32_t built_leaves, built_rows;
+  uint64_t built_bytes;
 };
 
 /* A row being built, in order of address, then of arrival.  */
@@ -506,8 +510,8 @@ static int make_blocks(const struct build_row *rows, size_t n, struct blocks *b)
   return 0;
 }
 
-/* An array map of the blocks BL, put at ID in "tables".  0 or -1.  */
-static int table_load(struct prof_bpf *b, uint32_t id, const struct blocks *bl)
+/* An array map of the blocks BL: its descriptor, or -1.  */
+static int table_load(const struct blocks *bl)
 {
   uint32_t n = bl->first[bl->depth] + bl->nleaves;
   /* the flag of the outer map's template: each table sized its own */
@@ -521,38 +525,33 @@ static int table_load(struct prof_bpf *b, uint32_t id, const struct blocks *bl)
   uint32_t count = n;
   int rc = bpf_map_update_batch(fd, keys, bl->v, &count, NULL);
   free(keys);
-  if (rc == 0)
-    rc = bpf_map_update_elem(bpf_map__fd(b->skel->maps.tables), &id, &fd, BPF_ANY);
-  close(fd);                  /* the array of maps holds it */
-  return rc == 0 ? 0 : -1;
+  if (rc != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
 }
 
-/* The table of T, at the id it was given.  */
+/* Is T's table still to be built?  */
+static int table_wanted(const struct table *t)
+{
+  return t->id != PROF_BPF_NO_MODULE && t->nleaves == 0 && t->fd < 0;
+}
+
+/* The table of T, for publish_tables to put at the id it was given.  */
 static void table_build(struct prof_bpf *b, struct table *t)
 {
   struct builder bu = { .b = b };
   struct build_row *rows = NULL;
   struct blocks bl = { 0 };
-  uint64_t own_records, own_eh;
   prof_module_rows(t->mod, on_row, &bu);
   add_sigreturns(&bu);
   size_t n = packed_rows(&bu, &rows);
   if (n > 0 && make_blocks(rows, n, &bl) == 0 && push_states(b) == 0
-      && table_load(b, t->id, &bl) == 0) {
-    uint64_t bytes = (bl.first[bl.depth] + (uint64_t)bl.nleaves) * sizeof *bl.v;
-    t->nleaves = bl.nleaves;
-    prof_module_sizes(t->mod, &own_records, &own_eh);
-    if (own_records) {
-      b->modules_records++;
-      b->rows_records += n;
-      b->bytes_records += bytes;
-      b->own_records += own_records;
-    } else {
-      b->modules_eh++;
-      b->rows_eh += n;
-      b->bytes_eh += bytes;
-      b->own_eh += own_eh;
-    }
+      && (t->fd = table_load(&bl)) >= 0) {
+    t->built_leaves = bl.nleaves;
+    t->built_rows = (uint32_t)n;
+    t->built_bytes = (bl.first[bl.depth] + (uint64_t)bl.nleaves) * sizeof *bl.v;
   } else {
     t->id = PROF_BPF_NO_MODULE;
     b->modules_failed++;
@@ -562,6 +561,61 @@ static void table_build(struct prof_bpf *b, struct table *t)
   free(rows);
   free(bu.rows);
   free(bu.sigreturns);
+}
+
+/* T's table, now in the walker's map, into the figures.  */
+static void table_count(struct prof_bpf *b, const struct table *t)
+{
+  uint64_t own_records, own_eh;
+  prof_module_sizes(t->mod, &own_records, &own_eh);
+  if (own_records) {
+    b->modules_records++;
+    b->rows_records += t->built_rows;
+    b->bytes_records += t->built_bytes;
+    b->own_records += own_records;
+  } else {
+    b->modules_eh++;
+    b->rows_eh += t->built_rows;
+    b->bytes_eh += t->built_bytes;
+    b->own_eh += own_eh;
+  }
+}
+
+/* The tables built since the last call into the walker's map of tables,
+   in one update: every update of a map of maps waits for an RCU grace
+   period (10-16 ms on the test machine), and one update a table put
+   45 ms before the start of a started program.  */
+static void publish_tables(struct prof_bpf *b)
+{
+  uint32_t n = 0, *ids = prof_xmalloc((b->ntables + 1) * sizeof *ids);
+  int *fds = prof_xmalloc((b->ntables + 1) * sizeof *fds);
+  size_t *which = prof_xmalloc((b->ntables + 1) * sizeof *which);
+  for (size_t i = 0; i < b->ntables; i++)
+    if (b->tables[i].fd >= 0) {
+      ids[n] = b->tables[i].id;
+      fds[n] = b->tables[i].fd;
+      which[n++] = i;
+    }
+  uint32_t done = n;
+  /* on an error, done is how many were put (libbpf's contract) */
+  if (n > 0 && bpf_map_update_batch(bpf_map__fd(b->skel->maps.tables), ids, fds, &done, NULL) != 0
+      && done == n)
+    done = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    struct table *t = &b->tables[which[k]];
+    close(t->fd);             /* (the map of maps holds the ones it took) */
+    t->fd = -1;
+    if (k < done) {
+      t->nleaves = t->built_leaves;
+      table_count(b, t);
+    } else {
+      t->id = PROF_BPF_NO_MODULE;
+      b->modules_failed++;
+    }
+  }
+  free(ids);
+  free(fds);
+  free(which);
 }
 
 /* Where MOD's table's index (+ 1) is or would go in the open-addressed
@@ -603,6 +657,7 @@ static struct table *table_of(struct prof_bpf *b, const struct prof_module *mod)
   struct table *t = &b->tables[b->ntables++];
   t->mod = mod;
   t->nleaves = 0;
+  t->fd = -1;
   t->id = b->next_id < PROF_BPF_MAX_MODULES ? b->next_id++ : PROF_BPF_NO_MODULE;
   if (t->id == PROF_BPF_NO_MODULE)
     b->modules_failed++;
@@ -614,10 +669,11 @@ static int build_new_tables(struct prof_bpf *b)
 {
   int built = 0;
   for (size_t i = 0; i < b->ntables; i++)
-    if (b->tables[i].id != PROF_BPF_NO_MODULE && b->tables[i].nleaves == 0) {
+    if (table_wanted(&b->tables[i])) {
       table_build(b, &b->tables[i]);
       built = 1;
     }
+  publish_tables(b);
   return built;
 }
 
@@ -631,14 +687,16 @@ static int build_tables_of(struct prof_bpf *b, const struct prof_proc *p)
     if (!mod)
       continue;
     struct table *t = table_of(b, mod);
-    if (t->id != PROF_BPF_NO_MODULE && t->nleaves == 0) {
+    if (table_wanted(t)) {
       table_build(b, t);
       t->fresh = 1;
       built = 1;
     }
   }
-  if (built)
+  if (built) {
+    publish_tables(b);
     b->tables_grew = 1;
+  }
   return built;
 }
 
