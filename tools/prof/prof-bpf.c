@@ -124,7 +124,8 @@ static void refusal(int err, char *why, size_t whylen)
    unwound in gorc-prof, so that a test knows every complete stack was
    walked in the kernel.  =small-ring: the walker's ring buffer one page,
    which a held recording overflows.  =btf: the offsets of the kernel's
-   fields read (prof_btf_minimal) said on stderr.  =many-states: the
+   fields read (prof_btf_minimal) said on stderr; =btf-read the same,
+   the kernel's BTF read as where it cannot be mapped.  =many-states: the
    states map starts with TEST_FILLER_STATES states no table names, so
    that the tables' states have ids past what a dense leaf's row holds
    (8,190), as a machine's thousands of modules would make them.  1 for
@@ -162,8 +163,10 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_
   libbpf_set_print(libbpf_print);
   libbpf_first[0] = verifier_last[0] = 0;
   char btf_path[PROF_BTF_PATH_MAX];
+  int btf_test = strncmp(test_hook(), "btf", 3) == 0;
   int btf_fd = prof_btf_minimal(btf_path, sizeof btf_path,
-                                strcmp(test_hook(), "btf") == 0 ? stderr : NULL);
+                                strcmp(test_hook(), "btf-read") == 0 ? PROF_BTF_READ : 0,
+                                btf_test ? stderr : NULL);
   struct prof_walker *skel = open_walker(btf_fd >= 0 ? btf_path : NULL);
   if (!skel) {
     snprintf(why, whylen, "libbpf cannot open the walker (%s)", strerror(errno));

@@ -1,8 +1,8 @@
 /* gorc-prof --unwind=bpf: the walker's kernel types as a minimal BTF
-   (see prof-btf.h).  The running kernel's BTF is read as a stream in
-   pieces: first its strings, for the offsets of the names wanted, then
-   its types, for those structs and their members' bit offsets.  Nothing
-   of it is kept.  */
+   (see prof-btf.h).  The running kernel's BTF is mapped (Linux 6.16 and
+   later allow it; older kernels: read into memory), its types walked
+   once for the wanted structs, their names and their members' names
+   compared in place.  Nothing of it is kept.  */
 
 #define _GNU_SOURCE
 #include "prof-btf.h"
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/btf.h>
@@ -41,71 +42,27 @@ static const struct wanted_struct {
 
 /* What was found of each wanted struct in the kernel's BTF.  */
 struct found_struct {
-  uint32_t name_off;             /* in the kernel's strings; 0: not there */
-  uint32_t field_off[MAX_FIELDS];  /* the fields' names, the same way */
   int seen;                      /* the struct itself met */
   uint32_t size;
   uint32_t bit_offset[MAX_FIELDS];
   int field_seen[MAX_FIELDS];
 };
 
-/* A window of the file, refilled by pread where a read falls outside.  */
-struct reader {
-  int fd;
-  uint64_t base;                 /* the file offset of buf[0] */
+/* The kernel's BTF in memory, and where its sections lie in it.  */
+struct btf_view {
+  const uint8_t *p;
   size_t len;
-  uint8_t buf[64 * 1024];
+  int mapped;                    /* else read into a buffer of ours */
+  uint64_t types, strs;          /* offsets in p */
+  uint32_t type_len, str_len;
 };
 
-/* N bytes of the file at OFF, or NULL past its end or when N exceeds
-   the window.  */
-static const uint8_t *at(struct reader *r, uint64_t off, size_t n)
+/* Is string OFF of V's strings NAME?  */
+static int name_is(const struct btf_view *v, uint32_t off, const char *name)
 {
-  if (off >= r->base && off + n <= r->base + r->len)
-    return r->buf + (off - r->base);
-  if (n > sizeof r->buf)
-    return NULL;
-  r->base = off;
-  r->len = 0;
-  /* (sysfs gives a page a read) */
-  for (ssize_t got; r->len < sizeof r->buf; r->len += (size_t)got) {
-    got = pread(r->fd, r->buf + r->len, sizeof r->buf - r->len, (off_t)(off + r->len));
-    if (got < 0 && errno == EINTR)
-      got = 0;
-    else if (got <= 0)
-      break;
-  }
-  return n <= r->len ? r->buf : NULL;
-}
-
-/* The offset of each wanted name in the kernel's strings STR..STR+LEN:
-   the strings walked whole, one window at a time.  */
-static int find_names(struct reader *r, uint64_t str, uint32_t len, struct found_struct *found)
-{
-  uint64_t off = str + 1;              /* (string 0 is the empty one) */
-  while (off < str + len) {
-    size_t want = str + len - off < sizeof r->buf ? (size_t)(str + len - off) : sizeof r->buf;
-    const uint8_t *p = at(r, off, want);
-    if (!p)
-      return -1;
-    size_t used = 0;
-    for (const uint8_t *nul; (nul = memchr(p + used, 0, want - used)) != NULL;
-         used = (size_t)(nul - p) + 1) {
-      const char *s = (const char *)p + used;
-      uint32_t s_off = (uint32_t)(off + used - str);
-      for (size_t w = 0; w < NWANTED; w++) {
-        if (!found[w].name_off && strcmp(s, wanted[w].name) == 0)
-          found[w].name_off = s_off;
-        for (unsigned f = 0; f < wanted[w].nfields; f++)
-          if (!found[w].field_off[f] && strcmp(s, wanted[w].fields[f]) == 0)
-            found[w].field_off[f] = s_off;
-      }
-    }
-    if (used == 0)
-      return -1;                       /* a string longer than the window */
-    off += used;
-  }
-  return 0;
+  size_t n = strlen(name);
+  return off < v->str_len && v->str_len - off > n
+         && memcmp(v->p + v->strs + off, name, n + 1) == 0;
 }
 
 /* The bytes that follow a type of kind KIND with VLEN entries, or -1 for
@@ -138,13 +95,13 @@ static long trailing(unsigned kind, unsigned vlen)
 
 /* The members MEMBERS[0..VLEN) (KFLAG: bitfield sizes in their offsets)
    of a struct found as F: the bit offsets of the wanted fields.  */
-static void note_fields(const struct btf_member *members, unsigned vlen, int kflag,
-                        const struct wanted_struct *w, struct found_struct *f)
+static void note_fields(const struct btf_view *v, const struct btf_member *members, unsigned vlen,
+                        int kflag, const struct wanted_struct *w, struct found_struct *f)
 {
   for (unsigned m = 0; m < vlen; m++)
     for (unsigned k = 0; k < w->nfields; k++) {
       uint32_t off = members[m].offset;
-      if (!f->field_off[k] || members[m].name_off != f->field_off[k] || f->field_seen[k])
+      if (f->field_seen[k] || !name_is(v, members[m].name_off, w->fields[k]))
         continue;
       if (kflag && BTF_MEMBER_BITFIELD_SIZE(off))
         continue;                      /* a bitfield is not the field read */
@@ -153,32 +110,28 @@ static void note_fields(const struct btf_member *members, unsigned vlen, int kfl
     }
 }
 
-/* The wanted structs in the kernel's types TYPES..TYPES+LEN, one type
-   at a time.  */
-static int find_structs(struct reader *r, uint64_t types, uint32_t len, struct found_struct *found)
+/* The wanted structs in V's types, one type at a time.  */
+static int find_structs(const struct btf_view *v, struct found_struct *found)
 {
-  uint64_t off = types;
-  while (off < types + len) {
-    const struct btf_type *t = (const void *)at(r, off, sizeof *t);
-    if (!t)
+  uint64_t off = v->types, end = v->types + v->type_len;
+  while (off < end) {
+    struct btf_type t;
+    if (end - off < sizeof t)
       return -1;
-    unsigned kind = BTF_INFO_KIND(t->info), vlen = BTF_INFO_VLEN(t->info);
-    int kflag = (int)BTF_INFO_KFLAG(t->info);
-    uint32_t name_off = t->name_off, size = t->size;
+    memcpy(&t, v->p + off, sizeof t);
+    unsigned kind = BTF_INFO_KIND(t.info), vlen = BTF_INFO_VLEN(t.info);
     long more = trailing(kind, vlen);
-    if (more < 0)
+    if (more < 0 || end - off - sizeof t < (uint64_t)more)
       return -1;
-    for (size_t w = 0; w < NWANTED && kind == BTF_KIND_STRUCT; w++) {
-      if (!found[w].name_off || name_off != found[w].name_off || found[w].seen)
-        continue;
-      const void *members = at(r, off + sizeof *t, (size_t)more);
-      if (!members)
-        return -1;
-      found[w].seen = 1;
-      found[w].size = size;
-      note_fields(members, vlen, kflag, &wanted[w], &found[w]);
-    }
-    off += sizeof *t + (uint64_t)more;
+    for (size_t w = 0; w < NWANTED && kind == BTF_KIND_STRUCT; w++)
+      if (!found[w].seen && name_is(v, t.name_off, wanted[w].name)) {
+        found[w].seen = 1;
+        found[w].size = t.size;
+        /* (members are 4-byte words at a 4-byte offset: aligned) */
+        note_fields(v, (const void *)(v->p + off + sizeof t), vlen, (int)BTF_INFO_KFLAG(t.info),
+                    &wanted[w], &found[w]);
+      }
+    off += sizeof t + (uint64_t)more;
   }
   return 0;
 }
@@ -240,25 +193,74 @@ static void write_blob(struct blob *b, const struct found_struct *found)
   }
 }
 
-/* The kernel's BTF read for the wanted structs into FOUND.  */
-static int read_kernel_btf(struct found_struct *found)
+/* The whole of FD (LEN bytes) into a buffer: NULL when it cannot be
+   read.  */
+static uint8_t *read_whole(int fd, size_t len)
 {
-  struct reader *r = malloc(sizeof *r);
-  int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
-  int err = -1;
-  if (r && fd >= 0) {
-    r->fd = fd;
-    r->base = r->len = 0;
-    const struct btf_header *h = (const void *)at(r, 0, sizeof *h);
-    if (h && h->magic == BTF_MAGIC && h->version == BTF_VERSION && h->hdr_len >= BTF_BASE_HDR_LEN) {
-      uint64_t types = h->hdr_len + (uint64_t)h->type_off, strs = h->hdr_len + (uint64_t)h->str_off;
-      uint32_t type_len = h->type_len, str_len = h->str_len;
-      err = find_names(r, strs, str_len, found) || find_structs(r, types, type_len, found);
-    }
+  uint8_t *buf = malloc(len);
+  size_t got = 0;
+  while (buf && got < len) {
+    ssize_t n = pread(fd, buf + got, len - got, (off_t)got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    got += (size_t)n;
   }
-  if (fd >= 0)
-    close(fd);
-  free(r);
+  if (got == len)
+    return buf;
+  free(buf);
+  return NULL;
+}
+
+/* The kernel's BTF into V (READ: read, not mapped), its header
+   checked: 0 or -1.  */
+static int view_open(struct btf_view *v, int read)
+{
+  struct stat st;
+  int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+  memset(v, 0, sizeof *v);
+  if (fd < 0)
+    return -1;
+  if (fstat(fd, &st) == 0 && st.st_size >= (off_t)BTF_BASE_HDR_LEN) {
+    v->len = (size_t)st.st_size;
+    void *m = read ? MAP_FAILED : mmap(NULL, v->len, PROT_READ, MAP_PRIVATE, fd, 0);
+    v->mapped = m != MAP_FAILED;
+    v->p = v->mapped ? m : read_whole(fd, v->len);
+  }
+  close(fd);
+  if (!v->p)
+    return -1;
+  struct btf_header h;
+  memset(&h, 0, sizeof h);
+  memcpy(&h, v->p, BTF_BASE_HDR_LEN);
+  v->types = h.hdr_len + (uint64_t)h.type_off;
+  v->strs = h.hdr_len + (uint64_t)h.str_off;
+  v->type_len = h.type_len;
+  v->str_len = h.str_len;
+  if (h.magic != BTF_MAGIC || h.version != BTF_VERSION || h.hdr_len < BTF_BASE_HDR_LEN
+      || v->types + v->type_len > v->len || v->strs + v->str_len > v->len)
+    return -1;
+  return 0;
+}
+
+static void view_close(struct btf_view *v)
+{
+  if (v->mapped)
+    munmap((void *)v->p, v->len);
+  else
+    free((void *)v->p);
+}
+
+/* The kernel's BTF read for the wanted structs into FOUND (FLAGS:
+   prof_btf_minimal's); OUT, unless NULL: how it was read.  */
+static int read_kernel_btf(struct found_struct *found, unsigned flags, FILE *out)
+{
+  struct btf_view v;
+  int err = view_open(&v, (flags & PROF_BTF_READ) != 0) != 0 || find_structs(&v, found) != 0;
+  if (out && v.p)
+    fprintf(out, "gorc-prof: kernel BTF: %s\n", v.mapped ? "mapped" : "read");
+  view_close(&v);
   return err ? -1 : 0;
 }
 
@@ -275,11 +277,11 @@ static void describe(FILE *out, const struct found_struct *found)
                 wanted[w].fields[k]);
 }
 
-int prof_btf_minimal(char *path, size_t pathlen, FILE *out)
+int prof_btf_minimal(char *path, size_t pathlen, unsigned flags, FILE *out)
 {
   struct found_struct found[NWANTED];
   memset(found, 0, sizeof found);
-  if (read_kernel_btf(found) != 0) {
+  if (read_kernel_btf(found, flags, out) != 0) {
     if (out)
       fprintf(out, "gorc-prof: kernel BTF: not read\n");
     return -1;

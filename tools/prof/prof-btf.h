@@ -19,12 +19,17 @@
 /* Room for the path prof_btf_minimal gives.  */
 #define PROF_BTF_PATH_MAX 32
 
+/* prof_btf_minimal's FLAGS: */
+#define PROF_BTF_READ 1u   /* the kernel's BTF read, not mapped, as where the
+                              kernel cannot map it (before 6.16): for the tests */
+
 /* The minimal BTF of the running kernel in a memory file: its path
    (/proc/self/fd/N) into PATH, and the descriptor (the caller closes it
    once every load that names it is done); -1 when the kernel's BTF
    cannot be read or lacks a field (then libbpf is left to read it
-   whole, and says what it finds).  OUT, unless NULL: each field's
-   offset found, a line each (for the tests).  */
-int prof_btf_minimal(char *path, size_t pathlen, FILE *out);
+   whole, and says what it finds).  OUT, unless NULL: how the kernel's
+   BTF was read and each field's offset found, a line each (for the
+   tests).  */
+int prof_btf_minimal(char *path, size_t pathlen, unsigned flags, FILE *out);
 
 #endif
