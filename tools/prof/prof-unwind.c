@@ -747,9 +747,24 @@ static int module_span(const struct prof_module *m, struct gorc_eh_rows *rows, u
   return 0;
 }
 
-void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
+/* The first copy of glibc's __restore_rt in [P, END), or NULL.  Found by
+   its last byte (syscall's 0x05), rarer in code than its first (a REX
+   prefix): memmem took 0.44 ms over libc's 1.9 MB, this 0.08.  */
+static const uint8_t *next_restore_rt(const uint8_t *p, const uint8_t *end)
 {
   static const uint8_t code[GORC_SIGRETURN_X86_64_LEN] = GORC_SIGRETURN_X86_64;
+  const size_t last = sizeof code - 1;
+  if (end - p < (ptrdiff_t)sizeof code)
+    return NULL;
+  for (const uint8_t *q = p + last; q < end && (q = memchr(q, code[last], (size_t)(end - q)));
+       q++)
+    if (memcmp(q - last, code, last) == 0)
+      return q - last;
+  return NULL;
+}
+
+void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
+{
   struct gorc_eh_rows rows = { 0 };
   for (size_t i = 0; m->ok && i < m->nloads; i++) {
     const GElf_Phdr *l = &m->loads[i];
@@ -767,7 +782,7 @@ void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
     if (l->p_offset > m->elf.size || l->p_filesz > m->elf.size - l->p_offset)
       continue;
     const uint8_t *seg = m->elf.buf + l->p_offset, *p = seg;
-    while ((p = memmem(p, l->p_filesz - (size_t)(p - seg), code, sizeof code))) {
+    while ((p = next_restore_rt(p, seg + l->p_filesz))) {
       fn(arg, l->p_vaddr + (uint64_t)(p - seg), PROF_ROW_SIGRETURN);
       p++;
     }
