@@ -68,6 +68,9 @@ need libprotobuf-c-dev test -f /usr/include/protobuf-c/protobuf-c.h
 need protobuf-c-compiler command -v protoc-c
 need golang-github-google-pprof-dev test -f /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
 need zlib1g-dev test -f /usr/include/zlib.h
+# gorc-prof's tests watch its system calls under strace: the files it
+# opens, its scheduling policy, its polls
+need strace command -v strace
 
 cc_major=$($CC -dumpversion 2>/dev/null | cut -d. -f1) || cc_major=
 aarch64_missing=""
