@@ -56,13 +56,21 @@ char *prof_xstrdup(const char *s)
   return memcpy(prof_xmalloc(n), s, n);
 }
 
-struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid)
+struct prof_proc *prof_proc_find(struct prof_data *d, pid_t pid)
 {
   for (size_t i = d->nprocs; i-- > 0;)
     if (d->procs[i].pid == pid && !d->procs[i].ended)
       return &d->procs[i];
+  return NULL;
+}
+
+struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid)
+{
+  struct prof_proc *p = prof_proc_find(d, pid);
+  if (p)
+    return p;
   d->procs = prof_xgrow(d->procs, &d->cap_procs, d->nprocs + 1, sizeof *d->procs, 16, SIZE_MAX);
-  struct prof_proc *p = &d->procs[d->nprocs++];
+  p = &d->procs[d->nprocs++];
   memset(p, 0, sizeof *p);
   p->pid = pid;
   return p;

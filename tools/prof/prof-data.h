@@ -50,6 +50,10 @@ struct prof_proc {
   uint32_t *tids;
   size_t ntids;
   int ended;                 /* it exited while profiled */
+  /* prof_data.ends_by_threads: its threads started (FORK records) and
+     not exited yet, its first thread not counted; has that one exited? */
+  uint32_t threads_alive;
+  int first_exited;
   struct prof_space space;   /* perf modes: its executable mappings now */
   /* LD_PRELOAD mode: its data file and how far it was read */
   char *path;
@@ -66,6 +70,13 @@ struct prof_data {
   uint64_t hz;
   uint64_t stack_bytes;      /* perf: bytes of stack copied, over all samples */
   uint64_t record_bytes;     /* perf: bytes of every record read */
+  /* A process ends at its last thread's exit record, its threads counted
+     from FORK and EXIT records (perf.data, where perf records a FORK for
+     every thread, those already running included); else at its first
+     thread's (recording live, whose records of a first thread that
+     exits early say so only once /proc shows the process gone:
+     prof-record.c).  */
+  int ends_by_threads;
 };
 
 void *prof_xmalloc(size_t n);
@@ -97,6 +108,9 @@ void prof_text_put(struct prof_text *t, const char *s, size_t n);
 void prof_text_uint(struct prof_text *t, unsigned long long v, unsigned base);
 
 /* The process PID of D, made (empty) when new.  */
+/* The process PID that has not ended: found (NULL when none), or got
+   (made when none).  */
+struct prof_proc *prof_proc_find(struct prof_data *d, pid_t pid);
 struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);
 void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
 void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,

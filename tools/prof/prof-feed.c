@@ -91,8 +91,18 @@ static void feed_task(struct prof_data *d, const uint8_t *rec, size_t len, int f
     for (size_t i = 0; i < parent->nspans; i++)
       prof_proc_add_span(child, parent->spans[i].base, parent->spans[i].lo,
                          parent->spans[i].hi, parent->spans[i].name);
-  } else if (!fork && b.pid == b.tid) {
-    prof_proc_get(d, (pid_t)b.pid)->ended = 1;
+  } else if (fork) {
+    if (b.tid != b.pid && d->ends_by_threads)
+      prof_proc_get(d, (pid_t)b.pid)->threads_alive++;
+  } else if (b.pid == b.tid) {
+    struct prof_proc *p = prof_proc_get(d, (pid_t)b.pid);
+    /* (pthread_exit in main: the process lives on in its other threads) */
+    p->first_exited = 1;
+    p->ended = !d->ends_by_threads || p->threads_alive == 0;
+  } else if (d->ends_by_threads) {
+    struct prof_proc *p = prof_proc_find(d, (pid_t)b.pid);
+    if (p && p->threads_alive > 0 && --p->threads_alive == 0)
+      p->ended = p->first_exited;
   }
 }
 

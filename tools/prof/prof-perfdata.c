@@ -364,6 +364,7 @@ static int read_file(struct perf_file *f, struct prof_data *d)
 int prof_perfdata_read(const char *path, struct prof_data *d)
 {
   struct perf_file f = { .path = path };
+  d->ends_by_threads = 1;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
