@@ -604,8 +604,8 @@ static void table_count(struct prof_bpf *b, const struct table *t)
 
 /* The tables built since the last call into the walker's map of tables,
    in one update: every update of a map of maps waits for an RCU grace
-   period (10-16 ms on the test machine), and one update a table put
-   45 ms before the start of a started program.  */
+   period (10-16 ms on the test machine), and an update a table kept a
+   started program from starting for 45 ms (four tables).  */
 static void publish_tables(struct prof_bpf *b)
 {
   uint32_t n = 0, *ids = prof_xmalloc((b->ntables + 1) * sizeof *ids);
@@ -694,7 +694,8 @@ static int build_new_tables(struct prof_bpf *b)
       table_build(b, &b->tables[i]);
       built = 1;
     }
-  publish_tables(b);
+  if (built)
+    publish_tables(b);
   return built;
 }
 

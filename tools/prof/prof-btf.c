@@ -95,13 +95,15 @@ static long trailing(unsigned kind, unsigned vlen)
 
 /* The members MEMBERS[0..VLEN) (KFLAG: bitfield sizes in their offsets)
    of a struct found as F: the bit offsets of the wanted fields.  */
-static void note_fields(const struct btf_view *v, const struct btf_member *members, unsigned vlen,
+static void note_fields(const struct btf_view *v, const uint8_t *members, unsigned vlen,
                         int kflag, const struct wanted_struct *w, struct found_struct *f)
 {
   for (unsigned m = 0; m < vlen; m++)
     for (unsigned k = 0; k < w->nfields; k++) {
-      uint32_t off = members[m].offset;
-      if (f->field_seen[k] || !name_is(v, members[m].name_off, w->fields[k]))
+      struct btf_member member;
+      memcpy(&member, members + m * sizeof member, sizeof member);
+      uint32_t off = member.offset;
+      if (f->field_seen[k] || !name_is(v, member.name_off, w->fields[k]))
         continue;
       if (kflag && BTF_MEMBER_BITFIELD_SIZE(off))
         continue;                      /* a bitfield is not the field read */
@@ -127,9 +129,8 @@ static int find_structs(const struct btf_view *v, struct found_struct *found)
       if (!found[w].seen && name_is(v, t.name_off, wanted[w].name)) {
         found[w].seen = 1;
         found[w].size = t.size;
-        /* (members are 4-byte words at a 4-byte offset: aligned) */
-        note_fields(v, (const void *)(v->p + off + sizeof t), vlen, (int)BTF_INFO_KFLAG(t.info),
-                    &wanted[w], &found[w]);
+        note_fields(v, v->p + off + sizeof t, vlen, (int)BTF_INFO_KFLAG(t.info), &wanted[w],
+                    &found[w]);
       }
     off += sizeof t + (uint64_t)more;
   }
@@ -213,9 +214,9 @@ static uint8_t *read_whole(int fd, size_t len)
   return NULL;
 }
 
-/* The kernel's BTF into V (READ: read, not mapped), its header
+/* The kernel's BTF into V (NO_MAP: read, not mapped), its header
    checked: 0 or -1.  */
-static int view_open(struct btf_view *v, int read)
+static int view_open(struct btf_view *v, int no_map)
 {
   struct stat st;
   int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
@@ -224,7 +225,7 @@ static int view_open(struct btf_view *v, int read)
     return -1;
   if (fstat(fd, &st) == 0 && st.st_size >= (off_t)BTF_BASE_HDR_LEN) {
     v->len = (size_t)st.st_size;
-    void *m = read ? MAP_FAILED : mmap(NULL, v->len, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *m = no_map ? MAP_FAILED : mmap(NULL, v->len, PROT_READ, MAP_PRIVATE, fd, 0);
     v->mapped = m != MAP_FAILED;
     v->p = v->mapped ? m : read_whole(fd, v->len);
   }
