@@ -157,8 +157,7 @@ static struct prof_walker *open_walker(const char *btf_path)
   return prof_walker__open_opts(&opts);
 }
 
-struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_bytes, char *why,
-                               size_t whylen)
+struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t whylen)
 {
   libbpf_set_print(libbpf_print);
   libbpf_first[0] = verifier_last[0] = 0;
@@ -174,14 +173,14 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_
       close(btf_fd);
     return NULL;
   }
-  skel->rodata->kernel_frames = kernel_frames;
-  if (ring_bytes)
-    bpf_map__set_max_entries(skel->maps.samples, ring_bytes);
+  skel->rodata->kernel_frames = o->kernel_frames;
+  if (o->ring_bytes)
+    bpf_map__set_max_entries(skel->maps.samples, o->ring_bytes);
   int kernel_only = test_hooks(skel);
   /* the verifier's time for prof_rewalk is half the load's: spent now
      only where held samples are the rule (-a builds tables at a
      module's first sample), else at the first held sample */
-  if (!rewalk_now)
+  if (!o->rewalk_now)
     bpf_program__set_autoload(skel->progs.prof_rewalk, false);
   int err = prof_walker__load(skel);
   if (err) {
@@ -197,7 +196,7 @@ struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_
   b->btf_fd = btf_fd;
   memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
-  b->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+  b->stats_fd = o->run_time_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
   if (strcmp(test_hook(), "many-states") == 0)
     add_filler_states(b);
   return b;
@@ -985,12 +984,9 @@ void prof_bpf_close(struct prof_bpf *b)
 
 #else /* !GORC_HAVE_BPF */
 
-struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_bytes, char *why,
-                               size_t whylen)
+struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t whylen)
 {
-  (void)kernel_frames;
-  (void)rewalk_now;
-  (void)ring_bytes;
+  (void)o;
   snprintf(why, whylen, "gorc-prof was built without it (clang, bpftool or libbpf-dev was "
            "missing at build time)");
   return NULL;

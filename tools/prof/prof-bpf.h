@@ -242,14 +242,23 @@ enum prof_bpf_stat {
 
 struct prof_bpf;
 
+/* How the walker is loaded.  */
+struct prof_bpf_opts {
+  int kernel_frames;          /* ask for the kernel stack */
+  int rewalk_now;             /* load the walk of held samples now too (else at the
+                                 first held sample) */
+  uint32_t ring_bytes;        /* the ring buffer's size (a power of two of pages), or 0
+                                 for the walker's own, 4 MB */
+  /* keep the kernel's BPF run-time statistics on while the walker runs,
+     for prof_bpf_report's run time: they cost every BPF program on the
+     machine a clock read a run, and patch code on every CPU on and off */
+  int run_time_stats;
+};
+
 /* The walker loaded (not attached): NULL with a one-line reason in WHY
    when BPF cannot load (not built, no CAP_BPF/CAP_PERFMON, an old kernel,
-   the verifier's refusal).  KERNEL_FRAMES: ask for the kernel stack.
-   REWALK_NOW: load the walk of held samples now too (else at the first
-   held sample).  RING_BYTES: the ring buffer's size (a power of two of
-   pages), or 0 for the walker's own, 4 MB.  */
-struct prof_bpf *prof_bpf_open(int kernel_frames, int rewalk_now, uint32_t ring_bytes, char *why,
-                               size_t whylen);
+   the verifier's refusal).  */
+struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t whylen);
 int prof_bpf_prog_fd(const struct prof_bpf *b);
 /* The epoll descriptor that says the ring buffer has samples.  */
 int prof_bpf_ring_fd(const struct prof_bpf *b);

@@ -1231,7 +1231,13 @@ static uint32_t walker_ring_bytes(const struct recorder *r)
 static int choose_walker(struct recorder *r)
 {
   char why[512];
-  r->bpf = prof_bpf_open(!r->o->user_only, r->o->all, walker_ring_bytes(r), why, sizeof why);
+  struct prof_bpf_opts opts = {
+    .kernel_frames = !r->o->user_only,
+    .rewalk_now = r->o->all,
+    .ring_bytes = walker_ring_bytes(r),
+    .run_time_stats = r->o->progress != 0,   /* (the report that prints them) */
+  };
+  r->bpf = prof_bpf_open(&opts, why, sizeof why);
   if (r->bpf)
     return 0;
   if (r->o->unwind == PROF_UNWIND_BPF) {
