@@ -128,8 +128,10 @@ static void refusal(int err, char *why, size_t whylen)
    the kernel's BTF read as where it cannot be mapped.  =many-states: the
    states map starts with TEST_FILLER_STATES states no table names, so
    that the tables' states have ids past what a dense leaf's row holds
-   (8,190), as a machine's thousands of modules would make them.  1 for
-   kernel-only.  */
+   (8,190), as a machine's thousands of modules would make them.
+   =two-tables: the map of tables holds two, so that the kernel refuses
+   the rest of a round's tables (publish_tables: a partial update).  1
+   for kernel-only.  */
 static const char *test_hook(void)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
@@ -146,6 +148,8 @@ static int test_hooks(struct prof_walker *skel)
     bpf_map__set_max_entries(skel->maps.tables, 0);
   if (strcmp(t, "small-ring") == 0)
     bpf_map__set_max_entries(skel->maps.samples, (uint32_t)sysconf(_SC_PAGESIZE));
+  if (strcmp(t, "two-tables") == 0)
+    bpf_map__set_max_entries(skel->maps.tables, 2);
   return strcmp(t, "kernel-only") == 0;
 }
 
