@@ -173,9 +173,7 @@ size_t gorc_perf_id_size(const struct gorc_perf_layout *l)
 {
   if (!l->sample_id_all)
     return 0;
-  return 8 * (size_t)popcount(l->sample_type & (PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-                                                 PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
-                                                 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER));
+  return 8 * (size_t)popcount(l->sample_type & GORC_PERF_ID_BITS);
 }
 
 int gorc_perf_decode_id(const struct gorc_perf_layout *l, const uint8_t *rec, size_t len,

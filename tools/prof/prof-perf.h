@@ -24,6 +24,11 @@ uint64_t gorc_perf_sample_time(const struct gorc_perf_layout *l, const uint8_t *
 int gorc_perf_decode_id(const struct gorc_perf_layout *l, const uint8_t *rec, size_t len,
                         struct gorc_perf_id *id);
 
+/* The sample_type bits of the sample_id_all trailer of non-sample
+   records.  */
+#define GORC_PERF_ID_BITS                                                                \
+  (PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |         \
+   PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 /* Bytes of the sample_id_all trailer of a non-sample record.  */
 size_t gorc_perf_id_size(const struct gorc_perf_layout *l);
 

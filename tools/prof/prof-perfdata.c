@@ -143,10 +143,29 @@ static int read_build_ids(const struct perf_file *f)
   return 0;
 }
 
-/* The events: every one must lay out its samples alike.  */
+/* A "dummy" event: no samples, only the records of mappings, commands
+   and tasks (perf 6.6 and later add one, dummy:u, to perf record -a).  */
+static int is_dummy(const struct perf_event_attr *a)
+{
+  return a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY;
+}
+
+/* Do the non-sample records of events of layouts A and B carry the
+   same trailer?  */
+static int same_id_trailer(const struct gorc_perf_layout *a, const struct gorc_perf_layout *b)
+{
+  return a->sample_id_all == b->sample_id_all
+         && (a->sample_type & GORC_PERF_ID_BITS) == (b->sample_type & GORC_PERF_ID_BITS);
+}
+
+/* The events: every one that samples must lay out its samples alike;
+   the records of every one, dummy events included, must carry the same
+   trailer, so that one layout reads them all.  */
 static int read_attrs(struct perf_file *f)
 {
   uint64_t esize = f->h.attr_size;
+  struct gorc_perf_layout dummy = { 0 };
+  int sampling = 0, dummies = 0;
   if (esize < PERF_ATTR_SIZE_VER0 + sizeof(struct gorc_perf_file_section) || f->h.attrs.size % esize
       || f->h.attrs.size == 0)
     return fail(f, "corrupt event attributes (%llu bytes of %llu-byte entries)",
@@ -158,13 +177,25 @@ static int read_attrs(struct perf_file *f)
     memcpy(&a, f->map + f->h.attrs.offset + at, n < sizeof a ? n : sizeof a);
     struct gorc_perf_layout l = { a.sample_type, a.sample_regs_user, a.sample_id_all };
     const char *why;
+    if (is_dummy(&a)) {
+      if (dummies++ > 0 && !same_id_trailer(&l, &dummy))
+        return fail(f, "dummy events whose records carry different ids");
+      dummy = l;
+      continue;
+    }
     if (!gorc_perf_layout_usable(&l, &why))
       return fail(f, "event %llu: %s", (unsigned long long)(at / esize), why);
-    if (at > 0 && (l.sample_type != f->layout.sample_type || l.regs_mask != f->layout.regs_mask
-                   || l.sample_id_all != f->layout.sample_id_all))
+    if (sampling > 0 && (l.sample_type != f->layout.sample_type || l.regs_mask != f->layout.regs_mask
+                         || l.sample_id_all != f->layout.sample_id_all))
       return fail(f, "events with different sample layouts: record one event (-e cpu-clock)");
     f->layout = l;
+    sampling++;
   }
+  if (sampling == 0)
+    return fail(f, "no event that samples (only dummy events)");
+  if (dummies > 0 && !same_id_trailer(&dummy, &f->layout))
+    return fail(f, "a dummy event whose records carry other ids than the samples' event's: "
+                "record one event (-e cpu-clock)");
   if (!(f->layout.sample_type & PERF_SAMPLE_TID))
     return fail(f, "samples without thread ids (PERF_SAMPLE_TID): cannot map addresses");
   return 0;
