@@ -26,6 +26,7 @@
 
 #include "prof-bpf.skel.h"
 #include "prof-btf.h"
+#include "prof-cache.h"
 
 _Static_assert(PROF_BPF_MAX_FRAMES == GORC_PROF_MAX_DEPTH, "one depth limit for both modes");
 _Static_assert(sizeof(struct prof_bpf_sample) == 16, "a sample's header is 16 bytes (docs/PROFILER.md)");
@@ -40,6 +41,7 @@ struct table {
   int fd;                     /* its array map; -1: none waiting */
   uint32_t built_leaves, built_rows;
   uint64_t built_bytes;
+  int from_cache;             /* its rows read from the table cache */
 };
 
 /* A row being built, in order of address, then of arrival.  */
@@ -71,6 +73,8 @@ struct prof_bpf {
   uint64_t rows_records, bytes_records, own_records;
   uint64_t rows_eh, bytes_eh, own_eh;
   size_t modules_records, modules_eh, modules_failed;
+  size_t modules_cached;      /* of those with a table, read from the cache */
+  uint64_t states_refused;    /* rows given no state: the states map was full */
   size_t prepared;            /* tables built before the program ran (prof_bpf_prepare) */
   int tables_grew;            /* tables built since prof_bpf_refresh (marked fresh) */
   prof_bpf_sample_fn *fn;     /* prof_bpf_drain's */
@@ -279,8 +283,10 @@ static uint32_t state_id(struct prof_bpf *b, const struct gorc_state *st)
   for (; b->state_hash[i]; i = (i + 1) & (b->hash_cap - 1))
     if (memcmp(&b->states[b->state_hash[i] - 1], &s, sizeof s) == 0)
       return b->state_hash[i] - 1;
-  if (b->nstates == PROF_BPF_MAX_STATES)
+  if (b->nstates == PROF_BPF_MAX_STATES) {
+    b->states_refused++;
     return PROF_BPF_STATE_NONE;
+  }
   uint32_t id = (uint32_t)b->nstates;
   b->states = prof_xgrow(b->states, &b->cap_states, b->nstates + 1, sizeof *b->states, 256,
                          SIZE_MAX);
@@ -562,15 +568,90 @@ static int table_wanted(const struct table *t)
   return t->id != PROF_BPF_NO_MODULE && t->nleaves == 0 && t->fd < 0;
 }
 
+/* MOD's rows as the table cache holds them, into *ROWS, their states
+   interned (the ids are this run's): how many; 0 when it has none.  */
+static size_t cached_rows(struct prof_bpf *b, const struct prof_module *mod,
+                          struct build_row **rows)
+{
+  const uint8_t *id = NULL;
+  uint64_t size;
+  size_t idlen = prof_module_identity(mod, &id, &size);
+  struct prof_cache_table c;
+  if (idlen == 0 || !prof_cache_load(id, idlen, size, &c))
+    return 0;
+  uint32_t *ids = prof_xmalloc((c.nstates ? c.nstates : 1) * sizeof *ids);
+  for (uint32_t i = 0; i < c.nstates; i++)
+    ids[i] = state_id(b, &c.states[i]);
+  *rows = prof_xmalloc((c.nrows ? c.nrows : 1) * sizeof **rows);
+  for (uint32_t i = 0; i < c.nrows; i++) {
+    uint32_t st = c.rows[i].state;
+    (*rows)[i] = (struct build_row){ c.rows[i].pc, st < c.nstates ? ids[st] : st, i };
+  }
+  size_t n = c.nrows;
+  free(ids);
+  prof_cache_free(&c);
+  return n;
+}
+
+/* ROWS (N, packed) kept in the table cache as MOD's, their states
+   numbered anew from 0 in the order met.  */
+static void keep_rows(const struct prof_bpf *b, const struct prof_module *mod,
+                      const struct build_row *rows, size_t n)
+{
+  const uint8_t *id = NULL;
+  uint64_t size;
+  size_t idlen = prof_module_identity(mod, &id, &size);
+  if (idlen == 0)
+    return;
+  uint32_t *local = prof_xmalloc((b->nstates ? b->nstates : 1) * sizeof *local);
+  memset(local, 0xff, (b->nstates ? b->nstates : 1) * sizeof *local);
+  struct prof_cache_table c = { .nrows = (uint32_t)n };
+  c.states = prof_xmalloc((n ? n : 1) * sizeof *c.states);
+  c.rows = prof_xmalloc((n ? n : 1) * sizeof *c.rows);
+  for (size_t i = 0; i < n; i++) {
+    uint32_t st = rows[i].state;
+    if (st < b->nstates) {
+      if (local[st] == UINT32_MAX) {
+        local[st] = c.nstates;
+        c.states[c.nstates++] = b->states[st];
+      }
+      st = local[st];
+    }
+    c.rows[i] = (struct prof_cache_row){ (uint32_t)rows[i].pc, st };
+  }
+  prof_cache_store(id, idlen, size, &c);
+  free(local);
+  prof_cache_free(&c);
+}
+
+/* MOD's rows, packed (from the cache, else built and kept there), into
+   *ROWS: how many.  */
+static size_t module_rows(struct prof_bpf *b, const struct prof_module *mod,
+                          struct build_row **rows, int *from_cache)
+{
+  struct builder bu = { .b = b };
+  size_t n = cached_rows(b, mod, rows);
+  *from_cache = n > 0;
+  if (n > 0)
+    return n;
+  uint64_t refused = b->states_refused;
+  prof_module_rows(mod, on_row, &bu);
+  add_sigreturns(&bu);
+  n = packed_rows(&bu, rows);
+  /* (a table some of whose states the full map refused is not kept) */
+  if (n > 0 && b->states_refused == refused)
+    keep_rows(b, mod, *rows, n);
+  free(bu.rows);
+  free(bu.sigreturns);
+  return n;
+}
+
 /* The table of T, for publish_tables to put at the id it was given.  */
 static void table_build(struct prof_bpf *b, struct table *t)
 {
-  struct builder bu = { .b = b };
   struct build_row *rows = NULL;
   struct blocks bl = { 0 };
-  prof_module_rows(t->mod, on_row, &bu);
-  add_sigreturns(&bu);
-  size_t n = packed_rows(&bu, &rows);
+  size_t n = module_rows(b, t->mod, &rows, &t->from_cache);
   if (n > 0 && make_blocks(rows, n, &bl) == 0 && push_states(b) == 0
       && (t->fd = table_load(&bl)) >= 0) {
     t->built_leaves = bl.nleaves;
@@ -583,8 +664,6 @@ static void table_build(struct prof_bpf *b, struct table *t)
   free(bl.v);
   free(bl.leaf_pc);
   free(rows);
-  free(bu.rows);
-  free(bu.sigreturns);
 }
 
 /* T's table, now in the walker's map, into the figures.  */
@@ -592,6 +671,7 @@ static void table_count(struct prof_bpf *b, const struct table *t)
 {
   uint64_t own_records, own_eh;
   prof_module_sizes(t->mod, &own_records, &own_eh);
+  b->modules_cached += t->from_cache != 0;
   if (own_records) {
     b->modules_records++;
     b->rows_records += t->built_rows;
@@ -958,14 +1038,14 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
   fprintf(f, "gorc-prof: BPF tables: %zu modules with records: %llu rows, %.1f KB for %.1f KB "
           "of records (%.2fx); %zu from .eh_frame: %llu rows, %.1f KB for %.1f KB of .eh_frame "
           "(%.2fx); %zu states, %.1f KB; %zu modules without a table; %zu built before the program "
-          "started; %zu mapped but never sampled (not built)\n",
+          "started; %zu read from the table cache; %zu mapped but never sampled (not built)\n",
           b->modules_records, (unsigned long long)b->rows_records,
           (double)b->bytes_records / 1024, (double)b->own_records / 1024,
           b->own_records ? (double)b->bytes_records / (double)b->own_records : 0.0,
           b->modules_eh, (unsigned long long)b->rows_eh, (double)b->bytes_eh / 1024,
           (double)b->own_eh / 1024, b->own_eh ? (double)b->bytes_eh / (double)b->own_eh : 0.0,
           b->nstates, (double)b->nstates * sizeof(struct gorc_state) / 1024, b->modules_failed,
-          b->prepared, unsampled);
+          b->prepared, b->modules_cached, unsampled);
 }
 
 void prof_bpf_close(struct prof_bpf *b)

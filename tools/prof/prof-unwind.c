@@ -789,6 +789,12 @@ void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
   }
 }
 
+size_t prof_module_identity(const struct prof_module *m, const uint8_t **id, uint64_t *size)
+{
+  *size = m->ok ? m->elf.size : 0;
+  return m->ok ? file_build_id(m, id) : 0;
+}
+
 void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint64_t *eh_bytes)
 {
   *record_bytes = m->has_table ? m->table.bytes + m->table.index_bytes : 0;

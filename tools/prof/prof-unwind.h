@@ -65,6 +65,10 @@ const struct prof_map *prof_space_find(const struct prof_space *sp, uint64_t add
 typedef void prof_row_fn(void *arg, uint64_t pc, const struct gorc_state *st);
 #define PROF_ROW_SIGRETURN ((const struct gorc_state *)1)
 void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg);
+/* The build ID of M's file into *ID (its length; 0: none) and the
+   file's size into *SIZE: what names its table in the cache
+   (prof-cache.h).  */
+size_t prof_module_identity(const struct prof_module *m, const uint8_t **id, uint64_t *size);
 /* The bytes of M's gorc records (sections and index: 0 without them)
    and of its .eh_frame and .eh_frame_hdr.  */
 void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint64_t *eh_bytes);

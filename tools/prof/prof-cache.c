@@ -1,0 +1,318 @@
+/* gorc-prof --unwind=bpf: the walker's tables kept on disk across runs
+   (see prof-cache.h).  */
+
+#define _GNU_SOURCE
+#include "prof-cache.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gorc/elf_symbols.h"
+#include "prof-bpf.h"
+#include "prof-data.h"
+
+/* ---- where ---- */
+
+/* The cache's directory, or NULL: none.  */
+static const char *cache_dir(void)
+{
+  static int known;
+  static char dir[4096];
+  if (known)
+    return dir[0] ? dir : NULL;
+  known = 1;
+  const char *env = getenv("GORC_PROF_CACHE"), *base = getenv("XDG_CACHE_HOME");
+  const char *home = getenv("HOME");
+  if (env)
+    snprintf(dir, sizeof dir, "%s", strcmp(env, "off") == 0 ? "" : env);
+  else if (base && base[0] == '/')
+    snprintf(dir, sizeof dir, "%s/gorc/prof-tables", base);
+  else if (home && home[0] == '/')
+    snprintf(dir, sizeof dir, "%s/.cache/gorc/prof-tables", home);
+  return dir[0] ? dir : NULL;
+}
+
+/* DIR and the directories above it made where missing (mode 0700): 0,
+   or -1 with errno.  */
+static int make_dirs(const char *dir)
+{
+  char path[4096];
+  snprintf(path, sizeof path, "%s", dir);
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(path, 0700) != 0 && errno != EEXIST)
+        return -1;
+      *p = '/';
+    }
+  return mkdir(path, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The file of the module whose build ID is ID and size SIZE, into PATH:
+   0, or -1 when there is no cache (or no build ID).  */
+static int file_path(const uint8_t *id, size_t idlen, uint64_t size, char *path, size_t pathlen)
+{
+  static const char hex[] = "0123456789abcdef";
+  const char *dir = cache_dir();
+  char idhex[2 * PROF_CACHE_ID_MAX + 1];
+  if (!dir || idlen == 0 || idlen > PROF_CACHE_ID_MAX)
+    return -1;
+  for (size_t i = 0; i < idlen; i++) {
+    idhex[2 * i] = hex[id[i] >> 4];
+    idhex[2 * i + 1] = hex[id[i] & 15];
+  }
+  idhex[2 * idlen] = 0;
+  int n = snprintf(path, pathlen, "%s/%s-%llu.table", dir, idhex, (unsigned long long)size);
+  return n > 0 && (size_t)n < pathlen ? 0 : -1;
+}
+
+/* ---- what wrote it ---- */
+
+static int find_own_id(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct gorc_es_build_id *b = arg;
+  (void)size;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    struct gorc_elf_note n;
+    size_t pos = 0;
+    if (ph->p_type != PT_NOTE)
+      continue;
+    while (gorc_es_note_next((const uint8_t *)(info->dlpi_addr + ph->p_vaddr), ph->p_memsz, &pos,
+                             &n))
+      if (n.type == NT_GNU_BUILD_ID && n.namesz == 4 && memcmp(n.name, "GNU", 4) == 0
+          && n.descsz <= PROF_CACHE_ID_MAX) {
+        memcpy(b->id, n.desc, n.descsz);
+        b->len = n.descsz;
+      }
+  }
+  return 1;                   /* the program is the first object: no more */
+}
+
+/* gorc-prof's own build ID (0 bytes where it has none: then nothing is
+   kept, a table being only as good as the code that built it).  */
+static const struct gorc_es_build_id *own_id(void)
+{
+  static struct gorc_es_build_id b;
+  static int known;
+  if (!known) {
+    known = 1;
+    dl_iterate_phdr(find_own_id, &b);
+  }
+  return &b;
+}
+
+/* ---- the file ---- */
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+  uint64_t h = 14695981039346656037u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 1099511628211u;
+  return h;
+}
+
+/* The whole of FD, LEN bytes, into a buffer: NULL when it cannot be read.  */
+static uint8_t *read_file(int fd, size_t len)
+{
+  uint8_t *buf = prof_xmalloc(len ? len : 1);
+  size_t got = 0;
+  while (got < len) {
+    ssize_t n = pread(fd, buf + got, len - got, (off_t)got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    got += (size_t)n;
+  }
+  if (got == len)
+    return buf;
+  free(buf);
+  return NULL;
+}
+
+/* What is wrong with the file BUF (LEN bytes) as a table written by this
+   gorc-prof, or NULL; *STALE: written by another gorc-prof (nothing
+   wrong, not used).  */
+static const char *check_file(const uint8_t *buf, size_t len, int *stale)
+{
+  struct prof_cache_header h;
+  const struct gorc_es_build_id *own = own_id();
+  *stale = 0;
+  if (len < sizeof h + 8)
+    return "shorter than its header";
+  memcpy(&h, buf, sizeof h);
+  if (memcmp(h.magic, PROF_CACHE_MAGIC, sizeof h.magic) != 0)
+    return "not a table cache file";
+  if (h.producer_len != own->len || memcmp(h.producer, own->id, own->len) != 0) {
+    *stale = 1;
+    return NULL;
+  }
+  uint64_t want = sizeof h + (uint64_t)h.nstates * sizeof(struct gorc_state)
+                  + (uint64_t)h.nrows * sizeof(struct prof_cache_row) + 8;
+  if (want != len)
+    return "its size is not what its header counts";
+  uint64_t check;
+  memcpy(&check, buf + len - 8, 8);
+  if (check != fnv1a(buf, len - 8))
+    return "its check sum differs";
+  const uint8_t *rows = buf + sizeof h + (size_t)h.nstates * sizeof(struct gorc_state);
+  for (uint32_t i = 0, last = 0; i < h.nrows; i++) {
+    struct prof_cache_row r;
+    memcpy(&r, rows + (size_t)i * sizeof r, sizeof r);
+    if (r.state >= h.nstates && r.state != PROF_BPF_STATE_NONE
+        && r.state != PROF_BPF_STATE_SIGRETURN)
+      return "a row names no state";
+    if (i > 0 && r.pc <= last)
+      return "its rows are not in order";
+    last = r.pc;
+  }
+  return NULL;
+}
+
+int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_cache_table *t)
+{
+  char path[4200];
+  struct stat st;
+  struct prof_cache_header h;
+  int stale;
+  memset(t, 0, sizeof *t);
+  if (own_id()->len == 0 || file_path(id, idlen, size, path, sizeof path) != 0)
+    return 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  uint8_t *buf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20)
+                     ? read_file(fd, (size_t)st.st_size) : NULL;
+  const char *wrong = buf ? check_file(buf, (size_t)st.st_size, &stale) : "cannot be read";
+  if (wrong || stale) {
+    if (wrong)
+      fprintf(stderr, "gorc-prof: cached table %s: %s: built again\n", path, wrong);
+    free(buf);
+    close(fd);
+    return 0;
+  }
+  futimens(fd, NULL);         /* used now: the last to go */
+  close(fd);
+  memcpy(&h, buf, sizeof h);
+  t->nstates = h.nstates;
+  t->nrows = h.nrows;
+  t->states = prof_xmalloc((h.nstates ? h.nstates : 1) * sizeof *t->states);
+  t->rows = prof_xmalloc((h.nrows ? h.nrows : 1) * sizeof *t->rows);
+  memcpy(t->states, buf + sizeof h, h.nstates * sizeof *t->states);
+  memcpy(t->rows, buf + sizeof h + h.nstates * sizeof *t->states, h.nrows * sizeof *t->rows);
+  free(buf);
+  return 1;
+}
+
+/* ---- keeping ---- */
+
+struct cached_file {
+  char name[256];
+  struct timespec used;
+};
+
+static int older_first(const void *x, const void *y)
+{
+  const struct cached_file *a = x, *b = y;
+  if (a->used.tv_sec != b->used.tv_sec)
+    return a->used.tv_sec < b->used.tv_sec ? -1 : 1;
+  return (a->used.tv_nsec > b->used.tv_nsec) - (a->used.tv_nsec < b->used.tv_nsec);
+}
+
+/* The files of DIR past PROF_CACHE_MAX_FILES removed, the least
+   recently used first.  */
+static void evict(const char *dir)
+{
+  DIR *d = opendir(dir);
+  struct cached_file *files = NULL;
+  size_t n = 0, cap = 0;
+  if (!d)
+    return;
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    struct stat st;
+    size_t len = strlen(e->d_name);
+    if (len < 6 || len >= sizeof files->name || strcmp(e->d_name + len - 6, ".table") != 0
+        || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+      continue;
+    files = prof_xgrow(files, &cap, n + 1, sizeof *files, 64, SIZE_MAX);
+    memcpy(files[n].name, e->d_name, len + 1);
+    files[n++].used = st.st_mtim;
+  }
+  if (n > PROF_CACHE_MAX_FILES) {
+    prof_sort(files, n, sizeof *files, older_first);
+    for (size_t i = 0; i < n - PROF_CACHE_MAX_FILES; i++)
+      unlinkat(dirfd(d), files[i].name, 0);
+  }
+  closedir(d);
+  free(files);
+}
+
+/* The file T makes, into BUF (prof_xmalloc'd): its length.  */
+static size_t file_bytes(const struct prof_cache_table *t, uint8_t **out)
+{
+  const struct gorc_es_build_id *own = own_id();
+  struct prof_cache_header h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, PROF_CACHE_MAGIC, sizeof h.magic);
+  h.nstates = t->nstates;
+  h.nrows = t->nrows;
+  h.producer_len = own->len;
+  memcpy(h.producer, own->id, own->len);
+  size_t states = t->nstates * sizeof *t->states, rows = t->nrows * sizeof *t->rows;
+  size_t len = sizeof h + states + rows + 8;
+  uint8_t *buf = prof_xmalloc(len);
+  memcpy(buf, &h, sizeof h);
+  memcpy(buf + sizeof h, t->states, states);
+  memcpy(buf + sizeof h + states, t->rows, rows);
+  uint64_t check = fnv1a(buf, len - 8);
+  memcpy(buf + len - 8, &check, 8);
+  *out = buf;
+  return len;
+}
+
+void prof_cache_store(const uint8_t *id, size_t idlen, uint64_t size,
+                      const struct prof_cache_table *t)
+{
+  static int told;
+  char path[4200], tmp[4300];
+  uint8_t *buf;
+  if (own_id()->len == 0 || file_path(id, idlen, size, path, sizeof path) != 0)
+    return;
+  size_t len = file_bytes(t, &buf);
+  snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+  int fd = make_dirs(cache_dir()) == 0 ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
+                                       : -1;
+  ssize_t wrote = fd >= 0 ? write(fd, buf, len) : -1;
+  int ok = wrote == (ssize_t)len, err = wrote >= 0 ? ENOSPC : errno;   /* (short: full) */
+  if (fd >= 0 && close(fd) != 0)
+    ok = 0;
+  if (ok && rename(tmp, path) != 0) {
+    err = errno;
+    ok = 0;
+  }
+  if (!ok) {
+    if (fd >= 0)
+      unlink(tmp);
+    if (!told++)
+      fprintf(stderr, "gorc-prof: table cache %s: %s: tables are not kept (GORC_PROF_CACHE=off "
+              "to say none)\n", cache_dir(), strerror(err));
+  }
+  free(buf);
+  if (ok)
+    evict(cache_dir());
+}
+
+void prof_cache_free(struct prof_cache_table *t)
+{
+  free(t->states);
+  free(t->rows);
+  memset(t, 0, sizeof *t);
+}

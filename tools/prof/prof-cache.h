@@ -1,0 +1,68 @@
+/* gorc-prof --unwind=bpf: the walker's tables kept on disk across runs.
+
+   Building a module's table (prof-bpf.c: its records or .eh_frame read
+   row by row) is the second cost of every start after the verifier's:
+   libc's 30,000 rows from .eh_frame, a quarter of the CPU of
+   gorc-prof -- true.  A module's packed rows are kept in a file named by
+   its build ID and size, and read back by the next run that meets the
+   same file: only the states are interned again (their ids are the
+   run's own).
+
+   Where: $GORC_PROF_CACHE; else $XDG_CACHE_HOME/gorc/prof-tables, else
+   $HOME/.cache/gorc/prof-tables; GORC_PROF_CACHE=off (or empty): none.
+   A module without a build ID is never kept.  At most
+   PROF_CACHE_MAX_FILES files: past that the least recently used go (a
+   file read is touched).
+
+   A file, in the machine's byte order (a cache is the machine's own):
+     struct prof_cache_header
+     struct gorc_state states[nstates]        (padding zeroed)
+     struct prof_cache_row rows[nrows]        (ascending pc)
+     uint64_t check                           (FNV-1a of every byte before it)
+   A file another gorc-prof wrote (its build ID, the header's producer)
+   is built again and replaced, silently; a corrupt one too, said on
+   stderr with the file and what is wrong.  */
+#ifndef GORC_PROF_CACHE_H
+#define GORC_PROF_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gorc/format.h"
+
+#define PROF_CACHE_MAGIC "GORCPTC1"
+#define PROF_CACHE_MAX_FILES 1024
+#define PROF_CACHE_ID_MAX 64
+
+struct prof_cache_header {
+  char magic[8];
+  uint32_t nstates, nrows;
+  uint32_t producer_len;      /* bytes of producer: the build ID of the gorc-prof that wrote it */
+  uint8_t producer[PROF_CACHE_ID_MAX];
+};
+
+/* A row: the state from PC (a file address) up to the next row's; STATE
+   an index into the file's states, or PROF_BPF_STATE_NONE or
+   PROF_BPF_STATE_SIGRETURN (prof-bpf.h).  */
+struct prof_cache_row {
+  uint32_t pc, state;
+};
+
+/* A module's table as the cache holds it.  */
+struct prof_cache_table {
+  struct gorc_state *states;
+  uint32_t nstates;
+  struct prof_cache_row *rows;
+  uint32_t nrows;
+};
+
+/* The file whose build ID is ID (IDLEN bytes) and SIZE bytes: its table
+   into T (1; free it with prof_cache_free), or 0 when the cache has none
+   (or none usable: a corrupt file is said on stderr).  */
+int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_cache_table *t);
+/* T kept as that file's table (nothing when there is no cache; a
+   directory that cannot be made or written is said on stderr once).  */
+void prof_cache_store(const uint8_t *id, size_t idlen, uint64_t size,
+                      const struct prof_cache_table *t);
+void prof_cache_free(struct prof_cache_table *t);
+
+#endif
