@@ -41,7 +41,10 @@
 #    (the program's CPU, everything's, and everything's less each
 #    profiler's fixed start and end, measured on a run of true; and the
 #    floor, the program's CPU under perf record with no call graph: the
-#    sampling interrupts alone); the walker's BPF run time per
+#    sampling interrupts alone); everything's and the start's again with
+#    no table cache (GORC_PROF_CACHE=off: every table built, as at a
+#    machine's first run; the others read the bench's own cache, filled
+#    by the first run); the walker's BPF run time per
 #    sample and per frame (the kernel's BPF statistics, BPF_ENABLE_STATS,
 #    what kernel.bpf_stats_enabled turns on) against the copy mode's
 #    added program CPU per sample; what its tables cost against the
@@ -60,6 +63,9 @@ CC=${CC:-gcc}
 WORK=${BENCH_WORK:-$GORC_ROOT/bench/work}/prof
 mkdir -p "$WORK" || exit 2
 PROF=$GORC_ROOT/tools/gorc-prof
+# gorc-prof's table cache: the bench's own, emptied, not the user's
+export GORC_PROF_CACHE=$WORK/table-cache
+rm -rf "$GORC_PROF_CACHE"
 COMPARE=$GORC_ROOT/testsuite/gorc.prof/perf-compare.awk
 [ -x "$PROF" ] || { echo "prof: tools/gorc-prof not built"; exit 2; }
 
@@ -215,6 +221,7 @@ bpf_part() {
   : >"$WORK/bpf-rounds.txt"
   : >"$WORK/bpf-floor.txt"
   : >"$WORK/bpf-start.txt"
+  : >"$WORK/bpf-cold.txt"
   for i in $(seq "$ROUNDS"); do
     plain=$(run_program env -- "$WORK/burn" 25000)
     copy=$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/copy" -- "$WORK/burn" 25000)
@@ -230,6 +237,11 @@ bpf_part() {
       "$(run_program "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf-true" -- true)" \
       "$(run_program perf record -q -e cpu-clock -F 1000 -g -o "$WORK/true.data" -- true)" \
       >>"$WORK/bpf-start.txt"
+    # with no table cache: everything, and the start and end
+    echo "$(run_program env GORC_PROF_CACHE=off "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf" \
+              -- "$WORK/burn" 25000)" \
+      "$(run_program env GORC_PROF_CACHE=off "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf-true" \
+           -- true)" >>"$WORK/bpf-cold.txt"
   done
   printf 'prof: --unwind=bpf, overhead at 1 kHz (burn, median of %d rounds): the program / everything:
 ' "$ROUNDS"
@@ -241,6 +253,9 @@ bpf_part() {
     "$(awk '{ print $4 / $2 }' "$WORK/bpf-rounds.txt" | median)" \
     "$(awk '{ print $9 / $7 }' "$WORK/bpf-rounds.txt" | median)" \
     "$(awk '{ print $10 / $8 }' "$WORK/bpf-rounds.txt" | median)"
+  printf 'prof:   with no table cache (every table built): bpf everything %.3fx, start and end %.3f s\n' \
+    "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-cold.txt" | awk '{ print $12 / $2 }' | median)" \
+    "$(awk '{ print $4 }' "$WORK/bpf-cold.txt" | median)"
   printf 'prof:   the sampling alone (perf record -e cpu-clock -F 1000, no call graph, same build): the program %.3fx\n' \
     "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-floor.txt" | awk '{ print $11 / $1 }' | median)"
   # everything, less each profiler's fixed start and end (the median CPU
