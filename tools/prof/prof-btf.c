@@ -6,8 +6,8 @@
 
 #define _GNU_SOURCE
 #include "prof-btf.h"
+#include "prof-data.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -194,26 +194,6 @@ static void write_blob(struct blob *b, const struct found_struct *found)
   }
 }
 
-/* The whole of FD (LEN bytes) into a buffer: NULL when it cannot be
-   read.  */
-static uint8_t *read_whole(int fd, size_t len)
-{
-  uint8_t *buf = malloc(len);
-  size_t got = 0;
-  while (buf && got < len) {
-    ssize_t n = pread(fd, buf + got, len - got, (off_t)got);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    got += (size_t)n;
-  }
-  if (got == len)
-    return buf;
-  free(buf);
-  return NULL;
-}
-
 /* The kernel's BTF into V (NO_MAP: read, not mapped), its header
    checked: 0 or -1.  */
 static int view_open(struct btf_view *v, int no_map)
@@ -227,7 +207,7 @@ static int view_open(struct btf_view *v, int no_map)
     v->len = (size_t)st.st_size;
     void *m = no_map ? MAP_FAILED : mmap(NULL, v->len, PROT_READ, MAP_PRIVATE, fd, 0);
     v->mapped = m != MAP_FAILED;
-    v->p = v->mapped ? m : read_whole(fd, v->len);
+    v->p = v->mapped ? m : prof_read_whole(fd, v->len);
   }
   close(fd);
   if (!v->p)

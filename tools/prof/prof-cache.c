@@ -119,25 +119,6 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
   return h;
 }
 
-/* The whole of FD, LEN bytes, into a buffer: NULL when it cannot be read.  */
-static uint8_t *read_file(int fd, size_t len)
-{
-  uint8_t *buf = prof_xmalloc(len ? len : 1);
-  size_t got = 0;
-  while (got < len) {
-    ssize_t n = pread(fd, buf + got, len - got, (off_t)got);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    got += (size_t)n;
-  }
-  if (got == len)
-    return buf;
-  free(buf);
-  return NULL;
-}
-
 /* What is wrong with the file BUF (LEN bytes) as a table written by this
    gorc-prof, or NULL; *STALE: written by another gorc-prof (nothing
    wrong, not used).  */
@@ -190,7 +171,7 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
   if (fd < 0)
     return 0;
   uint8_t *buf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20)
-                     ? read_file(fd, (size_t)st.st_size) : NULL;
+                     ? prof_read_whole(fd, (size_t)st.st_size) : NULL;
   const char *wrong = buf ? check_file(buf, (size_t)st.st_size, &stale) : "cannot be read";
   if (wrong || stale) {
     if (wrong)

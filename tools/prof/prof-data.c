@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "prof-data.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,24 @@ void *prof_xmalloc(size_t n)
     exit(2);
   }
   return p;
+}
+
+uint8_t *prof_read_whole(int fd, size_t len)
+{
+  uint8_t *buf = prof_xmalloc(len ? len : 1);
+  size_t got = 0;
+  while (got < len) {
+    ssize_t n = pread(fd, buf + got, len - got, (off_t)got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    got += (size_t)n;
+  }
+  if (got == len)
+    return buf;
+  free(buf);
+  return NULL;
 }
 
 void *prof_xrealloc(void *p, size_t n)

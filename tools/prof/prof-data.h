@@ -80,6 +80,9 @@ struct prof_data {
 };
 
 void *prof_xmalloc(size_t n);
+/* The whole of FD, LEN bytes from its start, in a new buffer: NULL when
+   it cannot be read (exits when out of memory, as prof_xmalloc).  */
+uint8_t *prof_read_whole(int fd, size_t len);
 void *prof_xrealloc(void *p, size_t n);
 char *prof_xstrdup(const char *s);
 /* PATH opened for writing as a new file (fopen "w"): an existing
