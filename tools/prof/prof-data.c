@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "mapped.h"
@@ -93,6 +94,32 @@ struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid)
   memset(p, 0, sizeof *p);
   p->pid = pid;
   return p;
+}
+
+/* Is process PID's root another than gorc-prof's?  */
+static int root_differs(pid_t pid)
+{
+  char root[64];
+  struct stat theirs, ours;
+  snprintf(root, sizeof root, "/proc/%d/root", (int)pid);
+  return stat(root, &theirs) == 0 && stat("/", &ours) == 0
+         && (theirs.st_dev != ours.st_dev || theirs.st_ino != ours.st_ino);
+}
+
+const char *prof_proc_file(const struct prof_data *d, const struct prof_proc *p,
+                           const char *path, const struct prof_file_id *id)
+{
+  char in_root[PATH_MAX + 64], key[64];
+  struct stat st;
+  /* (inodes only: btrfs gives stat another device than the kernel's
+     mapping records) */
+  if (!d->live || !id || path[0] != '/' || (stat(path, &st) == 0 && st.st_ino == id->ino))
+    return path;
+  snprintf(in_root, sizeof in_root, "/proc/%d/root%s", (int)p->pid, path);
+  if (stat(in_root, &st) != 0 || (st.st_ino != id->ino && !root_differs(p->pid)))
+    return NULL;
+  snprintf(key, sizeof key, "%02x:%02x:%llu", id->major, id->minor, (unsigned long long)id->ino);
+  return prof_modules_save(in_root, key, strrchr(path, '/') + 1);
 }
 
 void prof_proc_add_tid(struct prof_proc *p, uint32_t tid)

@@ -77,6 +77,17 @@ struct prof_data {
      exits early say so only once /proc shows the process gone:
      prof-record.c).  */
   int ends_by_threads;
+  /* Recording live: a mapped file is checked to be the one the kernel
+     names, and looked for under the process's root (prof_proc_file).  A
+     perf.data is read with the paths it names (and the build IDs it
+     has).  */
+  int live;
+};
+
+/* A mapped file as the kernel names it: its device and inode.  */
+struct prof_file_id {
+  uint32_t major, minor;
+  uint64_t ino;
 };
 
 void *prof_xmalloc(size_t n);
@@ -116,6 +127,16 @@ void prof_text_uint(struct prof_text *t, unsigned long long v, unsigned base);
 struct prof_proc *prof_proc_find(struct prof_data *d, pid_t pid);
 struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);
 void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
+/* The file gorc-prof reads for the file PATH that process P maps, whose
+   inode the kernel gives in ID (D live, ID known; else PATH): PATH when
+   the file there is that inode; else a copy of the file P sees at PATH
+   (through /proc/PID/root: a chroot's or a container's file, which the
+   same path here names another of, or none), when it is that inode or
+   P's root is not gorc-prof's (overlayfs: the kernel names the layer's
+   inode); else NULL, not read: the file at PATH was replaced since, or
+   P is gone.  Rather no table and no names than another file's.  */
+const char *prof_proc_file(const struct prof_data *d, const struct prof_proc *p,
+                           const char *path, const struct prof_file_id *id);
 void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
                         const char *name);
 /* A sample of thread TID of P: its NKERNEL kernel addresses KIPS

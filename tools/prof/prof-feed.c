@@ -11,9 +11,11 @@
 #include "prof-perf.h"
 
 static void map_file(struct prof_data *d, uint32_t pid, uint64_t addr, uint64_t len,
-                     uint64_t pgoff, const char *name)
+                     uint64_t pgoff, const char *name, const struct prof_file_id *id)
 {
   struct prof_proc *p = prof_proc_get(d, (pid_t)pid);
+  if (!(name = prof_proc_file(d, p, name, id)))
+    return;
   prof_space_map(&p->space, addr, len, pgoff, name);
   const struct prof_map *m = prof_space_find(&p->space, addr);
   if (m && m->mod)
@@ -46,9 +48,11 @@ static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int 
     if (!(b.prot & PROT_EXEC) || record_name(rec, len, sizeof b, name, sizeof name))
       return;
     const struct perf_event_header *h = (const void *)rec;
-    if ((h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) && b.build_id.size <= sizeof b.build_id.id)
+    int by_build_id = (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) != 0;
+    struct prof_file_id id = { b.inode.maj, b.inode.min, b.inode.ino };
+    if (by_build_id && b.build_id.size <= sizeof b.build_id.id)
       prof_modules_expect_build_id(name, b.build_id.id, b.build_id.size);
-    map_file(d, b.pid, b.addr, b.len, b.pgoff, name);
+    map_file(d, b.pid, b.addr, b.len, b.pgoff, name, by_build_id ? NULL : &id);
   } else {
     struct gorc_perf_mmap_body b;
     const struct perf_event_header *h = (const void *)rec;
@@ -56,7 +60,7 @@ static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int 
       return;
     memcpy(&b, rec + sizeof *h, sizeof b);
     if (record_name(rec, len, sizeof b, name, sizeof name) == 0)
-      map_file(d, b.pid, b.addr, b.len, b.pgoff, name);
+      map_file(d, b.pid, b.addr, b.len, b.pgoff, name, NULL);
   }
 }
 

@@ -414,16 +414,19 @@ static int open_maps(pid_t pid)
   return fd;
 }
 
-/* The executable mappings of process PID in F (its /proc/PID/maps, or a
-   copy) into P (HOLES_ONLY: only those where P knows no mapping).  */
-static void read_maps(FILE *f, pid_t pid, struct prof_proc *p, int holes_only)
+/* The executable mappings of process PID of D in F (its /proc/PID/maps,
+   or a copy) into P (HOLES_ONLY: only those where P knows no mapping).  */
+static void read_maps(const struct prof_data *d, FILE *f, pid_t pid, struct prof_proc *p,
+                      int holes_only)
 {
   char line[4096 + 256];
   while (fgets(line, sizeof line, f)) {
-    unsigned long long lo, hi, off;
+    unsigned long long lo, hi, off, ino;
+    unsigned maj, min;
     char perms[8];
     int name_at = 0;
-    if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &lo, &hi, perms, &off, &name_at) < 4
+    if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj, &min, &ino,
+               &name_at) < 7
         || perms[2] != 'x' || name_at == 0 || hi <= lo)
       continue;
     char *name = line + name_at;
@@ -431,8 +434,12 @@ static void read_maps(FILE *f, pid_t pid, struct prof_proc *p, int holes_only)
     if (*name == 0 || (holes_only && (prof_space_find(&p->space, lo)
                                       || prof_space_find(&p->space, hi - 1))))
       continue;
-    name = saved_if_deleted(pid, line, name, lo, hi);
-    prof_space_map(&p->space, lo, hi - lo, off, name);
+    const char *file = saved_if_deleted(pid, line, name, lo, hi);
+    struct prof_file_id id = { maj, min, ino };
+    /* (a deleted file's copy, saved through /proc/PID/map_files, is ours) */
+    if (file == name && !(file = prof_proc_file(d, p, name, &id)))
+      continue;
+    prof_space_map(&p->space, lo, hi - lo, off, file);
     const struct prof_map *m = prof_space_find(&p->space, lo);
     if (m && m->mod)
       prof_proc_add_span(p, m->bias, lo, hi, m->path);
@@ -455,7 +462,7 @@ static void synthesize_process(struct recorder *r, pid_t pid)
   }
   int fd = open_maps(pid);
   if (fd >= 0 && (f = fdopen(fd, "r"))) {
-    read_maps(f, pid, p, 0);
+    read_maps(r->d, f, pid, p, 0);
     fclose(f);
   } else if (fd >= 0) {
     close(fd);
@@ -709,7 +716,7 @@ static void feed_maps(struct prof_data *d, const struct maps_read *m)
   FILE *f = fmemopen((void *)m->text, m->len, "r");
   if (!f)
     return;
-  read_maps(f, m->pid, p, 1);
+  read_maps(d, f, m->pid, p, 1);
   fclose(f);
 }
 
@@ -1257,6 +1264,7 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
   r.o = o;
   r.d = d;
   d->hz = (uint64_t)o->hz;
+  d->live = r.bpf_view.live = 1;
   *status = 0;
   r.ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
   r.rings = prof_xmalloc((size_t)r.ncpus * sizeof *r.rings);

@@ -294,16 +294,23 @@ static const char *scratch_write(const char *key, const char *name, const void *
       return NULL;
     }
   }
+  /* each copy in a directory of its own: two files of one name (two
+     containers' libc.so.6) keep it, and frames are shown by it */
+  static unsigned next_dir;
   struct scratch *c = calloc(1, sizeof *c);
-  char path[PATH_MAX + 256];
-  snprintf(path, sizeof path, "%s/%s", scratch_dir, name);
-  int fd = c ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+  char dir[PATH_MAX + 32], path[PATH_MAX + 300];
+  snprintf(dir, sizeof dir, "%s/%u", scratch_dir, next_dir++);
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  int made = c && mkdir(dir, 0700) == 0;
+  int fd = made ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
   int ok = fd >= 0 && write(fd, data, len) == (ssize_t)len;
   if (fd >= 0)
     close(fd);
   if (!ok || !(c->key = strdup(key)) || !(c->path = strdup(path))) {
     if (fd >= 0)
       unlink(path);
+    if (made)
+      rmdir(dir);
     if (c)
       free(c->key);
     free(c);
@@ -320,6 +327,8 @@ static void scratch_remove(void)
     struct scratch *c = scratches;
     scratches = c->next;
     unlink(c->path);
+    *strrchr(c->path, '/') = 0;
+    rmdir(c->path);           /* (its own directory) */
     free(c->key);
     free(c->path);
     free(c);

@@ -91,9 +91,10 @@ void prof_modules_expect_build_id(const char *path, const uint8_t *id, size_t le
 const char *prof_module_file(const char *name);
 
 /* A copy of the ELF file FROM (a process's /proc/PID/map_files/ entry of
-   a file deleted since it was mapped), kept until prof_modules_end as
-   NAME in a scratch directory: its path, the same for the same KEY, or
-   NULL when it cannot be read or written.  */
+   a file deleted since it was mapped; a file under another root, through
+   /proc/PID/root), kept until prof_modules_end as NAME in a scratch
+   directory: its path, the same for the same KEY, or NULL when it cannot
+   be read or written.  */
 const char *prof_modules_save(const char *from, const char *key, const char *name);
 
 /* The module of the file at PATH (read at the first ask; NULL when out
