@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gorc/elf_symbols.h"
@@ -209,7 +210,8 @@ static int older_first(const void *x, const void *y)
 }
 
 /* The files of DIR past PROF_CACHE_MAX_FILES removed, the least
-   recently used first.  */
+   recently used first; and a run's file being written (FILE.table.PID)
+   an hour old: the run was killed before it renamed it.  */
 static void evict(const char *dir)
 {
   DIR *d = opendir(dir);
@@ -220,8 +222,13 @@ static void evict(const char *dir)
   for (struct dirent *e; (e = readdir(d)) != NULL;) {
     struct stat st;
     size_t len = strlen(e->d_name);
-    if (len < 6 || len >= sizeof files->name || strcmp(e->d_name + len - 6, ".table") != 0
-        || fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    if (strstr(e->d_name, ".table.") && st.st_mtime < time(NULL) - 3600) {
+      unlinkat(dirfd(d), e->d_name, 0);
+      continue;
+    }
+    if (len < 6 || len >= sizeof files->name || strcmp(e->d_name + len - 6, ".table") != 0)
       continue;
     files = prof_xgrow(files, &cap, n + 1, sizeof *files, 64, SIZE_MAX);
     memcpy(files[n].name, e->d_name, len + 1);

@@ -12,7 +12,8 @@
    $HOME/.cache/gorc/prof-tables; GORC_PROF_CACHE=off (or empty): none.
    A module without a build ID is never kept.  At most
    PROF_CACHE_MAX_FILES files: past that the least recently used go (a
-   file read is touched).
+   file read is touched).  A file is written as FILE.PID and renamed; one
+   an hour old was a killed run's, and goes.
 
    A file, in the machine's byte order (a cache is the machine's own):
      struct prof_cache_header
