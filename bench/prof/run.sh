@@ -133,7 +133,7 @@ perf_data() {
   shift
   local data=$WORK/$name.data
   rm -f "$data"
-  perf record -q -o "$data" -e cpu-clock -F 1000 --call-graph dwarf -- "$@" >/dev/null 2>&1
+  perf record -q --no-bpf-event -o "$data" -e cpu-clock -F 1000 --call-graph dwarf -- "$@" >/dev/null 2>&1
   [ -s "$data" ] || { echo "prof: perf record failed"; return; }
   local tg tp cg cp
   read -r tg cg < <(best_of_3 "$PROF" -q -o "$WORK/import" --stacks="$WORK/import.stacks" --perf-data "$data")
@@ -227,15 +227,15 @@ bpf_part() {
     copy=$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/copy" -- "$WORK/burn" 25000)
     bpf=$(run_program "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf" -- "$WORK/burn" 25000)
     plainfp=$(run_program env -- "$WORK/burn-fp" 25000)
-    fp=$(run_program perf record -q -e cpu-clock -F 1000 -g -o "$WORK/fp.data" -- "$WORK/burn-fp" 25000)
+    fp=$(run_program perf record -q --no-bpf-event -e cpu-clock -F 1000 -g -o "$WORK/fp.data" -- "$WORK/burn-fp" 25000)
     echo "$plain $copy $bpf $plainfp $fp" >>"$WORK/bpf-rounds.txt"
     # the floor: the sampling interrupts alone, no call graph at all
-    run_program perf record -q -e cpu-clock -F 1000 -o "$WORK/floor.data" -- "$WORK/burn" 25000 \
+    run_program perf record -q --no-bpf-event -e cpu-clock -F 1000 -o "$WORK/floor.data" -- "$WORK/burn" 25000 \
       >>"$WORK/bpf-floor.txt"
     # the fixed cost of each profiler's start and end: a run of true
     echo "$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/copy-true" -- true)" \
       "$(run_program "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf-true" -- true)" \
-      "$(run_program perf record -q -e cpu-clock -F 1000 -g -o "$WORK/true.data" -- true)" \
+      "$(run_program perf record -q --no-bpf-event -e cpu-clock -F 1000 -g -o "$WORK/true.data" -- true)" \
       >>"$WORK/bpf-start.txt"
     # with no table cache: everything, and the start and end
     echo "$(run_program env GORC_PROF_CACHE=off "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf" \
@@ -339,7 +339,7 @@ kshare_rounds() {
 # for both, because the program's own kernel share moves from run to run.
 kshare_once() {
   local mode=$1 rounds=$2 perf_pid ours pid theirs
-  perf record -q -a -e cpu-clock -F 1000 -o "$WORK/kshare.data" -- sleep 3600 >/dev/null 2>&1 &
+  perf record -q --no-bpf-event -a -e cpu-clock -F 1000 -o "$WORK/kshare.data" -- sleep 3600 >/dev/null 2>&1 &
   perf_pid=$!
   sleep 1   # perf has opened its events on every CPU
   "$PROF" --unwind="$mode" -F 1000 -o "$WORK/kshare" -- "$WORK/kshare" "$rounds" $KSHARE_USER \
@@ -402,7 +402,7 @@ system_wide() {
   echo
   start_programs &
   starter=$!
-  perf record -q -a -g -e cpu-clock -F 1000 -o "$WORK/all.data" -- sleep 10 >/dev/null 2>&1
+  perf record -q --no-bpf-event -a -g -e cpu-clock -F 1000 -o "$WORK/all.data" -- sleep 10 >/dev/null 2>&1
   wait $starter
   local plost pseen psamples
   plost=$(perf report -i "$WORK/all.data" --stats 2>/dev/null | awk '/LOST_SAMPLES|^ *LOST / { s += $NF } END { print s + 0 }')
