@@ -1057,7 +1057,6 @@ static void count_unreported_loss(struct recorder *r)
   }
 }
 
-/* Drain until the end: Ctrl-C, the duration, or the targets exit.  */
 /* The descriptors the loop waits on into PFD (room for ncpus + 2): the
    walker's ring buffer, each CPU's ring, and the started program's
    pidfd (Linux 5.3; else none), readable once the program has exited,
@@ -1092,6 +1091,7 @@ static void wait_records(struct pollfd *pfd, int npfd)
       pfd[i].fd = -1;
 }
 
+/* Drain until the end: Ctrl-C, the duration, or the targets exit.  */
 static void record_loop(struct recorder *r, int *status)
 {
   double t0 = now(), last_line = t0;
