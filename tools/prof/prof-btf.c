@@ -1,8 +1,8 @@
 /* gorc-prof --unwind=bpf: the walker's kernel types as a minimal BTF
    (see prof-btf.h).  The running kernel's BTF is mapped (Linux 6.16 and
    later allow it; older kernels: read into memory), its types walked
-   once for the wanted structs, their names and their members' names
-   compared in place.  Nothing of it is kept.  */
+   for the wanted structs up to the last of them, their names and their
+   members' names compared in place.  Nothing of it is kept.  */
 
 #define _GNU_SOURCE
 #include "prof-btf.h"
@@ -112,11 +112,23 @@ static void note_fields(const struct btf_view *v, const uint8_t *members, unsign
     }
 }
 
-/* The wanted structs in V's types, one type at a time.  */
+/* Are all the wanted structs found?  */
+static int all_found(const struct found_struct *found)
+{
+  for (size_t w = 0; w < NWANTED; w++)
+    if (!found[w].seen)
+      return 0;
+  return 1;
+}
+
+/* The wanted structs in V's types, one type at a time, up to the last
+   of them: a struct's first type of its name is the one taken, and the
+   kernel's are among its first few hundred types of 125,000 (walking
+   them all was 0.8 ms, 7% of the CPU of gorc-prof -- true).  */
 static int find_structs(const struct btf_view *v, struct found_struct *found)
 {
   uint64_t off = v->types, end = v->types + v->type_len;
-  while (off < end) {
+  while (off < end && !all_found(found)) {
     struct btf_type t;
     if (end - off < sizeof t)
       return -1;
