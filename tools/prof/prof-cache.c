@@ -112,10 +112,19 @@ static const struct gorc_es_build_id *own_id(void)
 
 /* ---- the file ---- */
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
+/* FNV-1a's step over 8-byte words, each product folded (else a word's
+   high bits would reach only the sum's), then over the last bytes: a
+   byte at a time it was 3% of a warm start's CPU (libc's table, 240 KB).  */
+static uint64_t check_sum(const uint8_t *p, size_t n)
 {
-  uint64_t h = 14695981039346656037u;
-  for (size_t i = 0; i < n; i++)
+  uint64_t h = 14695981039346656037u, word;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&word, p + i, 8);
+    h = (h ^ word) * 1099511628211u;
+    h ^= h >> 32;
+  }
+  for (; i < n; i++)
     h = (h ^ p[i]) * 1099511628211u;
   return h;
 }
@@ -131,9 +140,10 @@ static const char *check_file(const uint8_t *buf, size_t len, int *stale)
   if (len < sizeof h + 8)
     return "shorter than its header";
   memcpy(&h, buf, sizeof h);
-  if (memcmp(h.magic, PROF_CACHE_MAGIC, sizeof h.magic) != 0)
+  if (memcmp(h.magic, PROF_CACHE_MAGIC, sizeof h.magic - 1) != 0)
     return "not a table cache file";
-  if (h.producer_len != own->len || memcmp(h.producer, own->id, own->len) != 0) {
+  if (h.magic[sizeof h.magic - 1] != PROF_CACHE_MAGIC[sizeof h.magic - 1]
+      || h.producer_len != own->len || memcmp(h.producer, own->id, own->len) != 0) {
     *stale = 1;
     return NULL;
   }
@@ -143,7 +153,7 @@ static const char *check_file(const uint8_t *buf, size_t len, int *stale)
     return "its size is not what its header counts";
   uint64_t check;
   memcpy(&check, buf + len - 8, 8);
-  if (check != fnv1a(buf, len - 8))
+  if (check != check_sum(buf, len - 8))
     return "its check sum differs";
   const uint8_t *rows = buf + sizeof h + (size_t)h.nstates * sizeof(struct gorc_state);
   for (uint32_t i = 0, last = 0; i < h.nrows; i++) {
@@ -260,7 +270,7 @@ static size_t file_bytes(const struct prof_cache_table *t, uint8_t **out)
   memcpy(buf, &h, sizeof h);
   memcpy(buf + sizeof h, t->states, states);
   memcpy(buf + sizeof h + states, t->rows, rows);
-  uint64_t check = fnv1a(buf, len - 8);
+  uint64_t check = check_sum(buf, len - 8);
   memcpy(buf + len - 8, &check, 8);
   *out = buf;
   return len;

@@ -19,7 +19,7 @@
      struct prof_cache_header
      struct gorc_state states[nstates]        (padding zeroed)
      struct prof_cache_row rows[nrows]        (ascending pc)
-     uint64_t check                           (FNV-1a of every byte before it)
+     uint64_t check                           (of every byte before it: check_sum)
    A file another gorc-prof wrote (its build ID, the header's producer)
    is built again and replaced, silently; a corrupt one too, said on
    stderr with the file and what is wrong.  */
@@ -30,7 +30,9 @@
 #include <stdint.h>
 #include "gorc/format.h"
 
-#define PROF_CACHE_MAGIC "GORCPTC1"
+/* The last byte is the layout's version: a file of another version is
+   another gorc-prof's (version 1 summed a byte at a time).  */
+#define PROF_CACHE_MAGIC "GORCPTC2"
 #define PROF_CACHE_MAX_FILES 1024
 #define PROF_CACHE_ID_MAX 64
 
