@@ -36,6 +36,10 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before load.  */
 const volatile int kernel_frames = 1;   /* 0: --user-only */
+/* gorc-prof reads the ring every DRAIN_MS (prof-record.c), unwoken: a
+   sample that finds this much in it wakes gorc-prof (deep stacks, stack
+   copies, a high rate fill it faster than that).  */
+const volatile uint32_t wake_bytes = 1;
 
 struct inner_table {
   __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -494,7 +498,9 @@ int prof_sample(void *ctx)
     size = sizeof w->s + 8 * (uint64_t)(w->nkernel + 4) + w->stack_bytes;
   if (size > sizeof w->s + sizeof w->ips)
     size = sizeof w->s + sizeof w->ips;
-  if (bpf_ringbuf_output(&samples, &w->s, size, BPF_RB_NO_WAKEUP) != 0)
+  uint64_t wake = bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= wake_bytes
+                      ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+  if (bpf_ringbuf_output(&samples, &w->s, size, wake) != 0)
     count(PROF_BPF_STAT_LOST, 1);
   return 0;
 }

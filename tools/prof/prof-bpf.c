@@ -185,6 +185,7 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   if (o->ring_bytes)
     bpf_map__set_max_entries(skel->maps.samples, o->ring_bytes);
   int kernel_only = test_hooks(skel);
+  skel->rodata->wake_bytes = bpf_map__max_entries(skel->maps.samples) / 4;
   /* the verifier's time for prof_rewalk is half the load's: spent now
      only where held samples are the rule (-a builds tables at a
      module's first sample), else at the first held sample */

@@ -248,7 +248,8 @@ struct prof_bpf_opts {
   int rewalk_now;             /* load the walk of held samples now too (else at the
                                  first held sample) */
   uint32_t ring_bytes;        /* the ring buffer's size (a power of two of pages), or 0
-                                 for the walker's own, 4 MB */
+                                 for the walker's own, 4 MB; a sample wakes gorc-prof
+                                 when it is a quarter full */
   /* keep the kernel's BPF run-time statistics on while the walker runs,
      for prof_bpf_report's run time: they cost every BPF program on the
      machine a clock read a run, and patch code on every CPU on and off */

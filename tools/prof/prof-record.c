@@ -101,6 +101,7 @@ struct recorder {
   uint64_t maps_read_at;      /* when the maps were last read after a loss (ns) */
   size_t largest_record;      /* the largest record the rings are expected to hold */
   uint64_t lost_reported;     /* the records PERF_RECORD_LOST said were lost */
+  int drain_ms;               /* the longest wait for records: DRAIN_MS, or -1 (none) */
   int loss_suspected;         /* a ring drained may have lost records ... */
   uint64_t loss_after;        /* ... after this time, the earliest */
   int exit_in_attach;         /* GORC_PROF_TEST_EXIT_IN_ATTACH */
@@ -1077,14 +1078,15 @@ static int poll_set(struct recorder *r, struct pollfd *pfd)
   return n;
 }
 
-/* Wait for records, DRAIN_MS at most.  The event of a ring whose task
-   has exited reports POLLHUP at every poll from then on: it is polled
-   no more (its ring is still read every round, the timeout's included).
-   Polled, it made the loop spin until the exit was reaped: 5,000-8,000
-   rounds, 10-16 ms of CPU, at the end of a run of true.  */
-static void wait_records(struct pollfd *pfd, int npfd)
+/* Wait for records, TIMEOUT ms at most (-1: until one comes).  The
+   event of a ring whose task has exited reports POLLHUP at every poll
+   from then on: it is polled no more (its ring is still read every
+   round, the timeout's included).  Polled, it made the loop spin until
+   the exit was reaped: 5,000-8,000 rounds, 10-16 ms of CPU, at the end
+   of a run of true.  */
+static void wait_records(struct pollfd *pfd, int npfd, int timeout)
 {
-  if (poll(pfd, (nfds_t)npfd, DRAIN_MS) <= 0)
+  if (poll(pfd, (nfds_t)npfd, timeout) <= 0)
     return;
   for (int i = 0; i < npfd; i++)
     if (pfd[i].revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -1130,7 +1132,7 @@ static void record_loop(struct recorder *r, int *status)
       progress(r, t - t0, 0);
       last_line = t;
     }
-    wait_records(pfd, npfd);
+    wait_records(pfd, npfd, r->drain_ms);
   }
   progress(r, now() - t0, 1);
   count_unreported_loss(r);
@@ -1210,25 +1212,38 @@ static void test_hooks(struct recorder *r)
               "of pages up to %d, and a started program\n", hold, RING_PAGES);
     }
   }
+  /* GORC_PROF_TEST_NO_DRAIN_TIMEOUT=1: the rings are read only when
+     they wake gorc-prof (or the started program ends), so that a test
+     sees the walker's ring wake it */
+  const char *no_timeout = getenv("GORC_PROF_TEST_NO_DRAIN_TIMEOUT");
+  r->drain_ms = no_timeout && strcmp(no_timeout, "1") == 0 && r->o->cmd ? -1 : DRAIN_MS;
   const char *exit_in_attach = getenv("GORC_PROF_TEST_EXIT_IN_ATTACH");
   r->exit_in_attach = exit_in_attach && strcmp(exit_in_attach, "1") == 0;
   const char *refuse = getenv("GORC_PROF_TEST_REFUSE_FORMAT_LOST");
   r->refuse_format_lost = refuse && strcmp(refuse, "1") == 0;
 }
 
-/* The walker's ring buffer: its own 4 MB (0), or with -a a second of
-   stack copies from every CPU, a power of two up to 64 MB.  With -a
-   every module's first samples carry an 8 KB copy until its table is
-   built, which takes up to a second for a compiler's .eh_frame, and
-   gorc-prof drains no ring meanwhile: on a busy 2-CPU machine 3 s
-   runs lost up to 960 samples of 6,000 with 4 MB, none with 16 MB.  */
+/* The walker's ring buffer: a power of two, room for the stack copies
+   (PROF_BPF_COPY bytes each, made until a module's table is loaded) of
+   every CPU at the rate asked for a while.  A sample wakes gorc-prof
+   when the ring is a quarter full; gorc-prof drains none while it
+   builds a table.
+   - A started program or -p: 31 ms of copies, 256 KB to 4 MB (512 KB at
+     1 kHz on 2 CPUs).  Its modules' tables are built before it starts
+     or is attached; copies are a dlopen's, for as long as a table takes
+     (a few ms for libc's .eh_frame).  The kernel allocates and maps the
+     ring at the start: 4 MB were 1.5 ms of the 8 ms of CPU of
+     gorc-prof -- true.
+   - -a: a second of copies, 4 MB to 64 MB.  Every module's first
+     samples carry a copy until its table is built, up to a second for
+     a compiler's .eh_frame: on a busy 2-CPU machine 3 s runs lost up to
+     960 samples of 6,000 with 4 MB, none with 16 MB.  */
 static uint32_t walker_ring_bytes(const struct recorder *r)
 {
-  if (!r->o->all)
-    return 0;
   uint64_t second = (uint64_t)r->ncpus * (uint64_t)r->o->hz * PROF_BPF_COPY;
-  uint32_t bytes = 4u << 20;
-  while (bytes < second && bytes < (64u << 20))
+  uint64_t want = r->o->all ? second : second / 32;
+  uint32_t bytes = r->o->all ? 4u << 20 : 256u << 10, most = r->o->all ? 64u << 20 : 4u << 20;
+  while (bytes < want && bytes < most)
     bytes <<= 1;
   return bytes;
 }
