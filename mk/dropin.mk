@@ -40,7 +40,8 @@ PROF_SRCS = tools/prof/gorc-prof.c tools/prof/prof-svg.c tools/prof/prof-data.c 
 	tools/prof/prof-fold.c tools/prof/prof-preload.c tools/prof/prof-record.c \
 	tools/prof/prof-feed.c tools/prof/prof-perf.c tools/prof/prof-unwind.c \
 	tools/prof/prof-perfdata.c tools/prof/prof-pprof.c tools/prof/prof-kernel.c \
-	tools/prof/prof-bpf.c tools/prof/prof-btf.c tools/prof/prof-cache.c tools/prof/prof-ksym.c \
+	tools/prof/prof-bpf.c tools/prof/prof-btf.c tools/prof/prof-cache.c tools/prof/prof-keep.c \
+	tools/prof/prof-ksym.c \
 	tools/prof/profile.pb-c.c
 PROF_OBJS = $(PROF_SRCS:.c=.o)
 PROF_LDFLAGS = -static-pie

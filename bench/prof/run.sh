@@ -44,7 +44,9 @@
 #    sampling interrupts alone); everything's and the start's again with
 #    no table cache (GORC_PROF_CACHE=off: every table built, as at a
 #    machine's first run; the others read the bench's own cache, filled
-#    by the first run); the walker's BPF run time per
+#    by the first run); everything's and the start's with the walker
+#    kept between runs (--keep-walker, in a directory of the bench's own
+#    in /sys/fs/bpf: loaded by the first round); the walker's BPF run time per
 #    sample and per frame (the kernel's BPF statistics, BPF_ENABLE_STATS,
 #    what kernel.bpf_stats_enabled turns on) against the copy mode's
 #    added program CPU per sample; what its tables cost against the
@@ -222,6 +224,10 @@ bpf_part() {
   : >"$WORK/bpf-floor.txt"
   : >"$WORK/bpf-start.txt"
   : >"$WORK/bpf-cold.txt"
+  : >"$WORK/bpf-kept.txt"
+  # --keep-walker: the bench's own directory, removed at the end
+  local kept=/sys/fs/bpf/gorc-prof-bench-$$
+  [ "$(stat -f -c %T /sys/fs/bpf 2>/dev/null)" = bpf_fs ] || kept=
   for i in $(seq "$ROUNDS"); do
     plain=$(run_program env -- "$WORK/burn" 25000)
     copy=$(run_program "$PROF" -q --unwind=copy -F 1000 -o "$WORK/copy" -- "$WORK/burn" 25000)
@@ -242,7 +248,14 @@ bpf_part() {
               -- "$WORK/burn" 25000)" \
       "$(run_program env GORC_PROF_CACHE=off "$PROF" -q --unwind=bpf -F 1000 -o "$WORK/bpf-true" \
            -- true)" >>"$WORK/bpf-cold.txt"
+    # the walker kept between runs (loaded by the first round's first)
+    [ -z "$kept" ] ||
+      echo "$(run_program "$PROF" -q --unwind=bpf --keep-walker="$kept" -F 1000 -o "$WORK/bpf-kept" \
+                -- "$WORK/burn" 25000)" \
+        "$(run_program "$PROF" -q --unwind=bpf --keep-walker="$kept" -F 1000 -o "$WORK/bpf-true" \
+             -- true)" >>"$WORK/bpf-kept.txt"
   done
+  [ -z "$kept" ] || rm -r "$kept"
   printf 'prof: --unwind=bpf, overhead at 1 kHz (burn, median of %d rounds): the program / everything:
 ' "$ROUNDS"
   printf 'prof:   bpf %.3fx / %.3fx; copy %.3fx / %.3fx; perf record -g (FP build) %.3fx / %.3fx
@@ -256,6 +269,10 @@ bpf_part() {
   printf 'prof:   with no table cache (every table built): bpf everything %.3fx, start and end %.3f s\n' \
     "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-cold.txt" | awk '{ print $12 / $2 }' | median)" \
     "$(awk '{ print $4 }' "$WORK/bpf-cold.txt" | median)"
+  [ -s "$WORK/bpf-kept.txt" ] &&
+    printf 'prof:   the walker kept (--keep-walker): bpf everything %.3fx, start and end %.3f s\n' \
+      "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-kept.txt" | awk '{ print $12 / $2 }' | median)" \
+      "$(awk '{ print $4 }' "$WORK/bpf-kept.txt" | median)"
   printf 'prof:   the sampling alone (perf record -e cpu-clock -F 1000, no call graph, same build): the program %.3fx\n' \
     "$(paste "$WORK/bpf-rounds.txt" "$WORK/bpf-floor.txt" | awk '{ print $11 / $1 }' | median)"
   # everything, less each profiler's fixed start and end (the median CPU

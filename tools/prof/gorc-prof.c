@@ -32,6 +32,7 @@
 #include "gorc/prof.h"
 #include "prof-data.h"
 #include "prof-fold.h"
+#include "prof-keep.h"
 #include "prof-kernel.h"
 #include "prof-perfdata.h"
 #include "prof-pprof.h"
@@ -44,6 +45,7 @@ struct options {
   const char *prefix, *title;
   const char *perf_data;     /* --perf-data FILE */
   const char *stacks;        /* --stacks FILE */
+  const char *keep_walker;   /* --keep-walker[=DIR]: its directory, or NULL */
   int quiet, svg, keep, top, preload, children, user_only, all;
   int unwind;                /* enum prof_unwind_mode */
   double duration, every;
@@ -57,7 +59,7 @@ struct options {
 static void usage(FILE *f)
 {
   fprintf(f, "usage: gorc-prof [-F HZ] [-o PREFIX] [-q] [-d SECONDS] [--every=SECONDS]\n"
-             "                 [--unwind=bpf|copy] [--stack-size=BYTES]\n"
+             "                 [--unwind=bpf|copy] [--keep-walker[=DIR]] [--stack-size=BYTES]\n"
              "                 [--no-children] [--user-only] [--top=N] [--title=TEXT] [--no-svg]\n"
              "                 [--stacks=FILE]\n"
              "                 (-a | -p PID[,PID...] | --perf-data FILE | -- PROGRAM [ARGS...])\n"
@@ -159,6 +161,15 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
     o->user_only = 1;
   else if (strcmp(a, "-a") == 0 || strcmp(a, "--all") == 0)
     o->all = 1;
+  else if (strcmp(a, "--keep-walker") == 0)
+    o->keep_walker = PROF_KEEP_DIR;
+  else if (strncmp(a, "--keep-walker=", 14) == 0) {
+    if (!a[14]) {
+      fprintf(stderr, "gorc-prof: --keep-walker= wants a directory in a BPF file system\n");
+      return -1;
+    }
+    o->keep_walker = a + 14;
+  }
   else {
     fprintf(stderr, "gorc-prof: unknown option %s\n", a);
     return -1;
@@ -207,6 +218,11 @@ static int parse_options(struct options *o, int argc, char **argv)
     fprintf(stderr, "gorc-prof: --preload starts the program: it cannot attach (-p)\n");
     return -1;
   }
+  if (o->keep_walker && (o->perf_data || o->preload || o->unwind == PROF_UNWIND_COPY)) {
+    fprintf(stderr, "gorc-prof: --keep-walker keeps the BPF walker: not with %s\n",
+            o->perf_data ? "--perf-data" : o->preload ? "--preload" : "--unwind=copy");
+    return -1;
+  }
   if (!o->prefix) {
     const char *name = o->cmd ? o->cmd[0] : o->perf_data ? o->perf_data
                        : o->all ? "all" : "gorc-prof";
@@ -250,7 +266,7 @@ static int record(const struct options *o, struct prof_data *d, int *status, dou
     .duration = o->duration, .stack_size = o->stack_size, .unwind = o->unwind,
     .children = o->children,
     .progress = progress, .user_only = o->user_only, .every = o->every,
-    .interval = write_interval, .interval_arg = iv
+    .keep_walker = o->keep_walker, .interval = write_interval, .interval_arg = iv
   };
   int rc = prof_record(&ro, d, status);
   struct rusage ru;

@@ -27,6 +27,7 @@
 #include "prof-bpf.skel.h"
 #include "prof-btf.h"
 #include "prof-cache.h"
+#include "prof-keep.h"
 
 _Static_assert(PROF_BPF_MAX_FRAMES == GORC_PROF_MAX_DEPTH, "one depth limit for both modes");
 _Static_assert(sizeof(struct prof_bpf_sample) == 16, "a sample's header is 16 bytes (docs/PROFILER.md)");
@@ -53,8 +54,12 @@ struct build_row {
 
 struct prof_bpf {
   struct prof_walker *skel;
+  int sample_fd;                 /* prof_sample: the skeleton's, or the kept one's */
   struct prof_walker *rewalker;  /* prof_rewalk loaded later, or NULL (see load_rewalker) */
+  int kept_rewalk_fd;            /* ... or the kept one's; else -1 */
   int rewalker_refused;          /* ... and its load failed */
+  struct prof_keep keep;         /* --keep-walker (prof-keep.h) */
+  uint64_t run_ns0, runs0;       /* prof_sample's run time before this run (a kept one's) */
   int btf_fd;                    /* the kernel types' minimal BTF (prof-btf.h), or -1 */
   char btf_path[PROF_BTF_PATH_MAX];
   struct ring_buffer *ring;
@@ -144,6 +149,8 @@ static const char *test_hook(void)
 
 #define TEST_FILLER_STATES 8100
 static void add_filler_states(struct prof_bpf *b);
+static void run_time(const struct prof_bpf *b, uint64_t *ns, uint64_t *runs);
+static void clear_kept(struct prof_bpf *b, int rewalk_now);
 
 static int test_hooks(struct prof_walker *skel)
 {
@@ -165,36 +172,135 @@ static struct prof_walker *open_walker(const char *btf_path)
   return prof_walker__open_opts(&opts);
 }
 
-struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t whylen)
+/* Are the maps the kept program PROG_FD uses among SKEL's (which libbpf
+   took from their pins)?  Not when a pin was removed and libbpf made a
+   new map in its place: what gorc-prof wrote there the program would
+   not see.  */
+static int kept_maps_match(const struct prof_walker *skel, int prog_fd)
 {
-  libbpf_set_print(libbpf_print);
-  libbpf_first[0] = verifier_last[0] = 0;
-  char btf_path[PROF_BTF_PATH_MAX];
-  int btf_test = strncmp(test_hook(), "btf", 3) == 0;
-  int btf_fd = prof_btf_minimal(btf_path, sizeof btf_path,
-                                strcmp(test_hook(), "btf-read") == 0 ? PROF_BTF_READ : 0,
-                                btf_test ? stderr : NULL);
-  struct prof_walker *skel = open_walker(btf_fd >= 0 ? btf_path : NULL);
+  uint32_t used[32], ours[32], nours = 0;
+  struct bpf_prog_info info;
+  uint32_t len = sizeof info;
+  memset(&info, 0, sizeof info);
+  info.nr_map_ids = sizeof used / sizeof *used;
+  info.map_ids = (uint64_t)(uintptr_t)used;
+  if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) != 0 || info.nr_map_ids > 32)
+    return 0;
+  struct bpf_map *map;
+  bpf_object__for_each_map(map, skel->obj) {
+    struct bpf_map_info mi;
+    uint32_t milen = sizeof mi;
+    memset(&mi, 0, sizeof mi);
+    if (nours < 32 && bpf_obj_get_info_by_fd(bpf_map__fd(map), &mi, &milen) == 0)
+      ours[nours++] = mi.id;
+  }
+  for (uint32_t i = 0; i < info.nr_map_ids; i++) {
+    uint32_t j = 0;
+    while (j < nours && ours[j] != used[i])
+      j++;
+    if (j == nours)
+      return 0;
+  }
+  return 1;
+}
+
+/* The walker as O asks, loaded; where K keeps one, its maps pinned (or
+   the kept ones reused) and its programs pinned, or when K found them
+   kept, not loaded again.  NULL with a reason in WHY.  */
+static struct prof_walker *load_walker(const struct prof_bpf_opts *o, const char *btf_path,
+                                       const struct prof_keep *k, int *kernel_only,
+                                       int *sample_fd, char *why, size_t whylen)
+{
+  struct prof_walker *skel = open_walker(btf_path);
   if (!skel) {
     snprintf(why, whylen, "libbpf cannot open the walker (%s)", strerror(errno));
-    if (btf_fd >= 0)
-      close(btf_fd);
     return NULL;
   }
   skel->rodata->kernel_frames = o->kernel_frames;
   if (o->ring_bytes)
     bpf_map__set_max_entries(skel->maps.samples, o->ring_bytes);
-  int kernel_only = test_hooks(skel);
+  *kernel_only = test_hooks(skel);
   skel->rodata->wake_bytes = bpf_map__max_entries(skel->maps.samples) / 4;
   /* the verifier's time for prof_rewalk is half the load's: spent now
      only where held samples are the rule (-a builds tables at a
      module's first sample), else at the first held sample */
-  if (!o->rewalk_now)
+  if (!o->rewalk_now || k->reused)
     bpf_program__set_autoload(skel->progs.prof_rewalk, false);
-  int err = prof_walker__load(skel);
+  if (k->reused)
+    bpf_program__set_autoload(skel->progs.prof_sample, false);
+  int err = k->dir_fd >= 0 && prof_keep_maps(k, skel->obj) != 0 ? -ENAMETOOLONG : 0;
+  if (!err)
+    err = prof_walker__load(skel);
+  if (!err && k->dir_fd >= 0 && !k->reused
+      && (prof_keep_pin(k, skel->progs.prof_sample, "prof_sample") != 0
+          || (o->rewalk_now && prof_keep_pin(k, skel->progs.prof_rewalk, "prof_rewalk") != 0)))
+    err = -errno;
+  *sample_fd = k->reused ? prof_keep_prog(k, "prof_sample") : bpf_program__fd(skel->progs.prof_sample);
+  if (!err && *sample_fd < 0)
+    err = -errno;
+  if (!err && k->reused && !kept_maps_match(skel, *sample_fd))
+    err = -ESTALE;
   if (err) {
-    refusal(err, why, whylen);
+    if (k->reused && *sample_fd >= 0)
+      close(*sample_fd);
+    if (err == -ESTALE)
+      snprintf(why, whylen, "a map of it is not pinned: its program uses another");
+    else
+      refusal(err, why, whylen);
     prof_walker__destroy(skel);
+    return NULL;
+  }
+  return skel;
+}
+
+/* What names the walker O asks for among kept ones: what its load
+   depends on (prof-keep.h).  */
+static void keep_key(const struct prof_bpf_opts *o, char *key, size_t keylen)
+{
+  snprintf(key, keylen, "%s-k%d-r%u%s%s", prof_own_build_id_hex(), o->kernel_frames,
+           o->ring_bytes, test_hook()[0] ? "-" : "", test_hook());
+}
+
+/* --keep-walker: the walker kept in O's directory, or a reason on
+   stderr why this run's is not; 0 when kept.  */
+static int keep_walker(const struct prof_bpf_opts *o, struct prof_keep *k)
+{
+  char key[256], why[512];
+  memset(k, 0, sizeof *k);
+  k->dir_fd = -1;
+  if (!o->keep_dir)
+    return -1;
+  keep_key(o, key, sizeof key);
+  if (!prof_own_build_id_hex()[0])
+    snprintf(why, sizeof why, "gorc-prof has no build ID to name it by");
+  else if (prof_keep_begin(k, o->keep_dir, key, why, sizeof why) == 0)
+    return 0;
+  fprintf(stderr, "gorc-prof: --keep-walker: %s; this run's walker is not kept\n", why);
+  return -1;
+}
+
+struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t whylen)
+{
+  libbpf_set_print(libbpf_print);
+  libbpf_first[0] = verifier_last[0] = 0;
+  char btf_path[PROF_BTF_PATH_MAX];
+  int btf_test = strncmp(test_hook(), "btf", 3) == 0, kernel_only;
+  int btf_fd = prof_btf_minimal(btf_path, sizeof btf_path,
+                                strcmp(test_hook(), "btf-read") == 0 ? PROF_BTF_READ : 0,
+                                btf_test ? stderr : NULL);
+  const char *btf = btf_fd >= 0 ? btf_path : NULL;
+  struct prof_keep keep;
+  int sample_fd;
+  keep_walker(o, &keep);
+  struct prof_walker *skel = load_walker(o, btf, &keep, &kernel_only, &sample_fd, why, whylen);
+  if (!skel && keep.dir_fd >= 0) {
+    fprintf(stderr, "gorc-prof: --keep-walker: the kept walker cannot be %s (%s); this run's "
+            "walker is not kept\n", keep.reused ? "reused" : "kept", why);
+    prof_keep_drop(&keep);
+    libbpf_first[0] = verifier_last[0] = 0;
+    skel = load_walker(o, btf, &keep, &kernel_only, &sample_fd, why, whylen);
+  }
+  if (!skel) {
     if (btf_fd >= 0)
       close(btf_fd);
     return NULL;
@@ -202,10 +308,16 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   struct prof_bpf *b = prof_xmalloc(sizeof *b);
   memset(b, 0, sizeof *b);
   b->skel = skel;
+  b->keep = keep;
+  b->sample_fd = sample_fd;
+  b->kept_rewalk_fd = -1;
   b->btf_fd = btf_fd;
   memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
   b->stats_fd = o->run_time_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
+  run_time(b, &b->run_ns0, &b->runs0);
+  if (keep.reused)
+    clear_kept(b, o->rewalk_now);
   if (strcmp(test_hook(), "many-states") == 0)
     add_filler_states(b);
   return b;
@@ -213,14 +325,14 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
 
 int prof_bpf_prog_fd(const struct prof_bpf *b)
 {
-  return bpf_program__fd(b->skel->progs.prof_sample);
+  return b->sample_fd;
 }
 
 static int on_sample(void *arg, void *data, size_t len)
 {
   struct prof_bpf *b = arg;
   const struct prof_bpf_sample *s = data;
-  if (len >= sizeof *s)
+  if (len >= sizeof *s && b->fn)      /* (none: a kept ring's old samples, dropped) */
     b->fn(b->fn_arg, data, len, s->time);
   return 0;
 }
@@ -895,10 +1007,12 @@ void prof_bpf_forget(struct prof_bpf *b, pid_t pid)
    0, or -1 (once: later calls say so at once).  */
 static int load_rewalker(struct prof_bpf *b)
 {
-  if (b->rewalker || bpf_program__fd(b->skel->progs.prof_rewalk) >= 0)
+  if (b->rewalker || b->kept_rewalk_fd >= 0 || bpf_program__fd(b->skel->progs.prof_rewalk) >= 0)
     return 0;
   if (b->rewalker_refused)
     return -1;
+  if ((b->kept_rewalk_fd = prof_keep_prog(&b->keep, "prof_rewalk")) >= 0)
+    return 0;
   struct prof_walker *skel = open_walker(b->btf_fd >= 0 ? b->btf_path : NULL);
   struct bpf_map *map;
   int err = skel ? 0 : -1;
@@ -921,11 +1035,36 @@ static int load_rewalker(struct prof_bpf *b)
     return -1;
   }
   b->rewalker = skel;
+  if (b->keep.dir_fd >= 0)
+    prof_keep_pin(&b->keep, skel->progs.prof_rewalk, "prof_rewalk");   /* (else loaded again) */
   return 0;
+}
+
+/* What a kept walker's last run left in its maps: its processes'
+   mappings (a pid may be another process now), its counts, the samples
+   it did not read (dropped).  Its tables and states stay, out of reach:
+   a table is found through a mapping, and this run writes its own.
+   REWALK_NOW: prof_rewalk loaded now, as prof_bpf_open does.  */
+static void clear_kept(struct prof_bpf *b, int rewalk_now)
+{
+  int procs = bpf_map__fd(b->skel->maps.procs), stats = bpf_map__fd(b->skel->maps.stats);
+  uint32_t pid;
+  while (bpf_map_get_next_key(procs, NULL, &pid) == 0 && bpf_map_delete_elem(procs, &pid) == 0)
+    ;
+  int ncpus = libbpf_num_possible_cpus();
+  uint64_t *zero = ncpus > 0 ? calloc((size_t)ncpus, sizeof *zero) : NULL;
+  for (uint32_t stat = 0; zero && stat < PROF_BPF_STAT_COUNT; stat++)
+    bpf_map_update_elem(stats, &stat, zero, BPF_ANY);
+  free(zero);
+  prof_bpf_drain(b, NULL, NULL);
+  if (rewalk_now)
+    load_rewalker(b);
 }
 
 static int rewalk_fd(const struct prof_bpf *b)
 {
+  if (b->kept_rewalk_fd >= 0)
+    return b->kept_rewalk_fd;
   return bpf_program__fd((b->rewalker ? b->rewalker : b->skel)->progs.prof_rewalk);
 }
 
@@ -986,8 +1125,8 @@ static void run_time(const struct prof_bpf *b, uint64_t *ns, uint64_t *runs)
   memset(&info, 0, sizeof info);
   *ns = *runs = 0;
   if (bpf_obj_get_info_by_fd(prof_bpf_prog_fd(b), &info, &len) == 0) {
-    *ns = info.run_time_ns;
-    *runs = info.run_cnt;
+    *ns = info.run_time_ns - b->run_ns0;     /* (a kept walker's count goes on) */
+    *runs = info.run_cnt - b->runs0;
   }
 }
 
@@ -1029,6 +1168,9 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
           PROF_BPF_MAX_FRAMES, (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED),
           (unsigned long long)b->rewalked, (unsigned long long)b->rewalk_failed,
           (unsigned long long)b->held_not_code);
+  if (b->keep.dir_fd >= 0)
+    fprintf(f, "gorc-prof: BPF walker kept in %s: %s\n", b->keep.path,
+            b->keep.reused ? "reused, its programs not loaded again" : "loaded, kept for the next run");
   if (runs && b->stats_fd >= 0)
     fprintf(f, "gorc-prof: BPF run time: %.0f ns per sample, %.1f ns per frame (the kernel's "
             "BPF statistics)\n", (double)ns / (double)runs,
@@ -1058,6 +1200,11 @@ void prof_bpf_close(struct prof_bpf *b)
     close(b->stats_fd);
   prof_walker__destroy(b->rewalker);
   prof_walker__destroy(b->skel);
+  if (b->keep.reused)
+    close(b->sample_fd);
+  if (b->kept_rewalk_fd >= 0)
+    close(b->kept_rewalk_fd);
+  prof_keep_end(&b->keep);
   if (b->btf_fd >= 0)
     close(b->btf_fd);
   free(b->tables);

@@ -254,6 +254,8 @@ struct prof_bpf_opts {
      for prof_bpf_report's run time: they cost every BPF program on the
      machine a clock read a run, and patch code on every CPU on and off */
   int run_time_stats;
+  const char *keep_dir;       /* --keep-walker: kept in this BPF file system directory
+                                 between runs (prof-keep.h), or NULL */
 };
 
 /* The walker loaded (not attached): NULL with a one-line reason in WHY

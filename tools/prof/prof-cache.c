@@ -56,20 +56,26 @@ static int make_dirs(const char *dir)
   return mkdir(path, 0700) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* The N bytes at P as 2N hex digits and a NUL into OUT.  */
+static void hex(const uint8_t *p, size_t n, char *out)
+{
+  static const char digits[] = "0123456789abcdef";
+  for (size_t i = 0; i < n; i++) {
+    out[2 * i] = digits[p[i] >> 4];
+    out[2 * i + 1] = digits[p[i] & 15];
+  }
+  out[2 * n] = 0;
+}
+
 /* The file of the module whose build ID is ID and size SIZE, into PATH:
    0, or -1 when there is no cache (or no build ID).  */
 static int file_path(const uint8_t *id, size_t idlen, uint64_t size, char *path, size_t pathlen)
 {
-  static const char hex[] = "0123456789abcdef";
   const char *dir = cache_dir();
   char idhex[2 * PROF_CACHE_ID_MAX + 1];
   if (!dir || idlen == 0 || idlen > PROF_CACHE_ID_MAX)
     return -1;
-  for (size_t i = 0; i < idlen; i++) {
-    idhex[2 * i] = hex[id[i] >> 4];
-    idhex[2 * i + 1] = hex[id[i] & 15];
-  }
-  idhex[2 * idlen] = 0;
+  hex(id, idlen, idhex);
   int n = snprintf(path, pathlen, "%s/%s-%llu.table", dir, idhex, (unsigned long long)size);
   return n > 0 && (size_t)n < pathlen ? 0 : -1;
 }
@@ -108,6 +114,14 @@ static const struct gorc_es_build_id *own_id(void)
     dl_iterate_phdr(find_own_id, &b);
   }
   return &b;
+}
+
+const char *prof_own_build_id_hex(void)
+{
+  static char own[2 * PROF_CACHE_ID_MAX + 1];
+  if (!own[0])
+    hex(own_id()->id, own_id()->len, own);
+  return own;
 }
 
 /* ---- the file ---- */

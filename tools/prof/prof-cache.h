@@ -67,5 +67,8 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
 void prof_cache_store(const uint8_t *id, size_t idlen, uint64_t size,
                       const struct prof_cache_table *t);
 void prof_cache_free(struct prof_cache_table *t);
+/* gorc-prof's own build ID in hex ("" where it has none): what names
+   the files it keeps, and its kept walker (prof-keep.h).  */
+const char *prof_own_build_id_hex(void);
 
 #endif

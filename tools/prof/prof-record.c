@@ -1258,6 +1258,7 @@ static int choose_walker(struct recorder *r)
     .rewalk_now = r->o->all,
     .ring_bytes = walker_ring_bytes(r),
     .run_time_stats = r->o->progress != 0,   /* (the report that prints them) */
+    .keep_dir = r->o->keep_walker,
   };
   r->bpf = prof_bpf_open(&opts, why, sizeof why);
   if (r->bpf)

@@ -36,6 +36,7 @@ struct prof_record_opts {
   int progress;              /* 1: a progress line on stderr (terminal), 2: every 5 s */
   int user_only;             /* --user-only: no kernel frames (else where allowed) */
   double every;              /* --every: seconds per interval, 0: one profile */
+  const char *keep_walker;   /* --keep-walker: the BPF walker's directory, or NULL */
   prof_interval_fn *interval;
   void *interval_arg;
 };
