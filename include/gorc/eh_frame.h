@@ -70,6 +70,8 @@ struct gorc_eh_frame {
   uint64_t hdr_size;
   uint64_t lo, hi;        /* every CIE/FDE byte read lies in [lo, hi) */
   unsigned machine;       /* GORC_MACHINE_*: whose registers the tables name */
+  uint64_t entry;         /* the module's entry point (ELF e_entry), in the FDEs'
+                             address space; 0: none (a shared library) */
 };
 
 #define GORC_EH_STACK_DEPTH 8
@@ -1231,6 +1233,22 @@ static inline uint64_t gorc_eh_min3(uint64_t a, uint64_t b, uint64_t c)
   return m < c ? m : c;
 }
 
+/* PC, which no FDE covers, in the module's entry code: from EF->entry,
+   where no FDE starts (BELOW: the last FDE starting at or below PC,
+   UINT64_MAX for none), up to the next FDE (NEXT_FDE).  The kernel
+   starts a process there on its initial stack: its frame is the
+   outermost.  glibc's ld.so has no CFI for its _start and
+   _dl_start_user, from which _dl_start and the libraries' constructors
+   are called; each stack through them ended there, incomplete.  A
+   program's own _start has CFI saying the same (the return address
+   undefined), and a shared library has no entry point.  */
+static inline int gorc_eh_in_entry(const struct gorc_eh_frame *ef, uint64_t pc, uint64_t below,
+                                   uint64_t next_fde)
+{
+  return ef->entry && ef->entry <= pc && pc < next_fde
+         && (below == UINT64_MAX || below < ef->entry);
+}
+
 /* The state at PC (gorc_eh_frame_state's answer), and in *NEXT the
    first address above PC where it may change, through the walk W: where
    the last answer's row ended (its *NEXT), inside the same FDE, the
@@ -1241,7 +1259,7 @@ static inline int gorc_eh_rows_state(const struct gorc_eh_frame *ef, struct gorc
                                      uint64_t pc, struct gorc_state *out, uint64_t *next)
 {
   struct gorc_eh_table t;
-  uint64_t loc, fde_addr, next_fde = UINT64_MAX;
+  uint64_t loc = UINT64_MAX, fde_addr, next_fde = UINT64_MAX;
   int rc;
 
   if (w->live && pc == w->it.next && pc - w->fde.pc_begin < w->fde.pc_range) {
@@ -1275,8 +1293,13 @@ static inline int gorc_eh_rows_state(const struct gorc_eh_frame *ef, struct gorc
   if (rc == 1) {
     gorc_eh_row_state(&w->it, out);
     *next = gorc_eh_min3(w->it.next, w->fde.pc_begin + w->fde.pc_range, next_fde);
-  } else {
+  } else if (rc == 0 && gorc_eh_in_entry(ef, pc, loc, next_fde)) {
+    gorc_eh_undefined_state(out, 1);
     *next = next_fde;
+    rc = 1;
+  } else {
+    /* (a gap below the entry ends at it) */
+    *next = rc == 0 && ef->entry > pc && ef->entry < next_fde ? ef->entry : next_fde;
   }
   return rc == GORC_EH_BAD ? -1 : rc;
 }

@@ -20,6 +20,7 @@ struct gorc_rt_ehframe {
   uint64_t lo, hi;        /* every CIE/FDE byte read lies in [lo, hi): the
                              module's loaded, readable segment(s) holding
                              .eh_frame */
+  uint64_t entry;         /* its entry point, 0 for none (gorc_eh_in_entry) */
 };
 
 

@@ -138,7 +138,7 @@ static int records_state(const struct gorc_rt_module *m, uint64_t pc, struct gor
    -GORC_ECORRUPT when the tables are malformed where the lookup went.  */
 static int ehframe_state(const struct gorc_rt_ehframe *ef, uint64_t pc, struct gorc_state *out)
 {
-  struct gorc_eh_frame view = { ef->hdr, ef->hdr_size, ef->lo, ef->hi, GORC_RT_MACHINE };
+  struct gorc_eh_frame view = { ef->hdr, ef->hdr_size, ef->lo, ef->hi, GORC_RT_MACHINE, ef->entry };
   int rc = gorc_eh_frame_state(&view, pc, out);
   return rc < 0 ? -GORC_ECORRUPT : rc;
 }

@@ -43,6 +43,7 @@ struct phdrs {
   const ElfW(Phdr) *ph;
   unsigned n;
   uint64_t bias;
+  uint64_t entry;             /* the ELF header's e_entry where it was read, else 0 */
 };
 
 /* Is [addr, addr + len) inside one loaded segment?  Only such bytes are
@@ -149,6 +150,8 @@ static void read_phdrs(struct gorc_rt_module *m, const struct phdrs *p)
       m->eh.hdr_size = ph->p_memsz;
     }
   }
+  if (p->entry)
+    m->eh.entry = p->bias + p->entry;
   for (unsigned i = 0; i < p->n && m->records == GORC_RT_RECORDS_NONE; i++)
     if (p->ph[i].p_type == PT_NOTE)
       find_note(m, p, &p->ph[i]);
@@ -169,6 +172,7 @@ static int phdrs_at(uint64_t lo, uint64_t hi, uint64_t bias, struct phdrs *p)
   p->ph = (const ElfW(Phdr) *)(uintptr_t)(lo + eh->e_phoff);
   p->n = eh->e_phnum;
   p->bias = bias;
+  p->entry = eh->e_entry;
   return loaded(p, lo, sizeof *eh) ? 0 : -1;
 }
 
@@ -208,6 +212,7 @@ static int main_program(uint64_t pc, struct module_id *id, struct phdrs *p)
   p->n = (unsigned)getauxval(AT_PHNUM);
   if (!p->ph || getauxval(AT_PHENT) != sizeof(ElfW(Phdr)) || main_bias(p, &p->bias) != 0)
     return -1;
+  p->entry = getauxval(AT_ENTRY) > p->bias ? getauxval(AT_ENTRY) - p->bias : 0;
   for (unsigned i = 0; i < p->n; i++) {
     uint64_t start = p->bias + p->ph[i].p_vaddr;
     if (p->ph[i].p_type == PT_LOAD) {

@@ -10,7 +10,7 @@
 
 int eh_state(const struct gorc_rt_ehframe *ef, uint64_t pc, struct gorc_state *out)
 {
-  struct gorc_eh_frame view = { ef->hdr, ef->hdr_size, ef->lo, ef->hi, GORC_RT_MACHINE };
+  struct gorc_eh_frame view = { ef->hdr, ef->hdr_size, ef->lo, ef->hi, GORC_RT_MACHINE, ef->entry };
   int rc = gorc_eh_frame_state(&view, pc, out);
   return rc < 0 ? -GORC_ECORRUPT : rc;
 }
@@ -23,7 +23,7 @@ size_t eh_rows_size(void)
 int eh_rows_state(const struct gorc_rt_ehframe *ef, void *w, uint64_t pc, struct gorc_state *out,
                   uint64_t *next)
 {
-  struct gorc_eh_frame view = { ef->hdr, ef->hdr_size, ef->lo, ef->hi, GORC_RT_MACHINE };
+  struct gorc_eh_frame view = { ef->hdr, ef->hdr_size, ef->lo, ef->hi, GORC_RT_MACHINE, ef->entry };
   int rc = gorc_eh_rows_state(&view, w, pc, out, next);
   return rc < 0 ? -GORC_ECORRUPT : rc;
 }

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (size)
     memcpy(copy, data, size);
   uint64_t at = (uint64_t)(uintptr_t)copy;
-  struct gorc_rt_ehframe ef = { 0, 0, at, at + size };
+  struct gorc_rt_ehframe ef = { 0, 0, at, at + size, 0 };
   if (size) {
     hdr_off %= size;
     ef.hdr = at + hdr_off;

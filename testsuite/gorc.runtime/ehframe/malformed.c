@@ -95,7 +95,7 @@ static void lookup_all(const struct region *r, const uint8_t *data, size_t n, st
 {
   uint8_t *copy = malloc(n ? n : 1);
   memcpy(copy, data, n);
-  struct gorc_rt_ehframe ef;
+  struct gorc_rt_ehframe ef = { 0 };
   uint64_t at = (uint64_t)(uintptr_t)copy;
   ef.lo = at;
   ef.hi = at + n;

@@ -145,7 +145,7 @@ static void build_hdr(uint8_t count_enc, uint8_t table_enc)
 
 static struct gorc_rt_ehframe frame(void)
 {
-  struct gorc_rt_ehframe ef = { addr(&hdr, 0), hdr.n, addr(&b, 0), addr(&b, b.n) };
+  struct gorc_rt_ehframe ef = { addr(&hdr, 0), hdr.n, addr(&b, 0), addr(&b, b.n), 0 };
   return ef;
 }
 
@@ -598,6 +598,62 @@ static void tables(void)
   check_ef("a table entry that does not match its FDE", &ef, x, nx);
 }
 
+/* The walk over rows from FROM to TO (as gorc-prof's table builder
+   does): each row's start, joined with ',' into OUT ("90000,90001,...").  */
+static void row_starts(const struct gorc_rt_ehframe *ef, uint64_t from, uint64_t to, char *out,
+                       size_t outlen)
+{
+  void *w = calloc(1, eh_rows_size());
+  size_t n = 0;
+  out[0] = 0;
+  for (uint64_t pc = from, next; pc < to && w; pc = next) {
+    struct gorc_state st;
+    eh_rows_state(ef, w, pc, &st, &next);
+    n += (size_t)snprintf(out + n, outlen - n, "%s%lx", n ? "," : "", (unsigned long)pc);
+    if (next <= pc || n >= outlen)
+      break;
+  }
+  free(w);
+}
+
+/* A module's entry point (ELF e_entry) where no FDE covers it: the
+   outermost frame, up to the next FDE (gorc_eh_in_entry: ld.so's
+   _start).  Not where an FDE starts at the entry, nor for entry 0.  */
+static void entry_point(void)
+{
+  reset();
+  size_t c = cie("zR", (const uint8_t[]){ 0x1b }, 1, "", 0);
+  fde(c, 0x1b, 1, 0x90000, 0x10, S(body));
+  fde(c, 0x1b, 1, 0x90040, 0x10, S(body));
+  build_hdr(0x03, 0x3b);
+  struct gorc_rt_ehframe ef = frame();
+  const struct gorc_state outermost = mk(GORC_CFA_UNDEFINED, 0, 0, GORC_BP_UNDEFINED, 0, 0,
+                                         GORC_RA_UNDEFINED, 0, GORC_AUX_UNKNOWN, 0);
+  struct want in_gap[] = { SP(0x90000, 8), SPBP(0x90001, 16, -16), SP(0x90004, 8), NONE(0x90010),
+                           ST(0x90020, outermost), SP(0x90040, 8), SPBP(0x90041, 16, -16),
+                           SP(0x90044, 8), NONE(0x90050) };
+  ef.entry = 0x90020;
+  check_ef("an entry point without CFI: the outermost frame up to the next FDE", &ef, in_gap,
+           N(in_gap));
+  struct want below[] = { ST(0x8fff0, outermost), SP(0x90000, 8), SPBP(0x90001, 16, -16),
+                          SP(0x90004, 8), NONE(0x90010) };
+  ef.entry = 0x8fff0;
+  check_ef("an entry point below every FDE", &ef, below, N(below));
+  in_gap[4] = (struct want)NONE(0x90020);
+  ef.entry = 0x90000;
+  check_ef("an entry point an FDE covers: its CFI, the gap after it none", &ef, in_gap,
+           N(in_gap));
+  ef.entry = 0;
+  check_ef("no entry point: the gap none", &ef, in_gap, N(in_gap));
+  /* the rows' walk: the gap below the entry ends at it */
+  char rows[256];
+  ef.entry = 0x90020;
+  row_starts(&ef, 0x90000, 0x90050, rows, sizeof rows);
+  int ok = strcmp(rows, "90000,90001,90004,90010,90020,90040,90041,90044") == 0;
+  printf("%s: synthetic: the rows' walk over an entry point: %s\n", ok ? "PASS" : "FAIL", rows);
+  failures += !ok;
+}
+
 int main(void)
 {
   encodings();
@@ -608,5 +664,6 @@ int main(void)
   unsupported();
   malformed();
   tables();
+  entry_point();
   return failures ? 1 : 0;
 }
