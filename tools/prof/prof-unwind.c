@@ -252,9 +252,14 @@ static int eh_build_table(struct prof_module *m)
   return 1;
 }
 
+/* .eh_frame, and the module's entry point, whose code without CFI is
+   the outermost frame (gorc_eh_in_entry: ld.so's _start).  */
 static void eh_open(struct prof_module *m)
 {
+  GElf_Ehdr eh;
   m->has_eh = eh_open_hdr(m) || eh_build_table(m);
+  if (m->has_eh && gelf_getehdr(m->elf.elf, &eh) && eh.e_entry)
+    m->eh.entry = eh.e_entry + m->eh_bias;
 }
 
 
