@@ -447,6 +447,20 @@ static void read_maps(const struct prof_data *d, FILE *f, pid_t pid, struct prof
   }
 }
 
+/* Process P's executable mappings from its /proc/PID/maps
+   (HOLES_ONLY: as read_maps).  */
+static void read_proc_maps(struct recorder *r, struct prof_proc *p, int holes_only)
+{
+  int fd = open_maps(p->pid);
+  FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+  if (f) {
+    read_maps(r->d, f, p->pid, p, holes_only);
+    fclose(f);
+  } else if (fd >= 0) {
+    close(fd);
+  }
+}
+
 /* The executable mappings and the name of process PID, as perf reports
    them for processes it starts: read from /proc (the kernel reports only
    what is mapped after the events open).  */
@@ -461,13 +475,7 @@ static void synthesize_process(struct recorder *r, pid_t pid)
       p->comm[strcspn(p->comm, "\n")] = 0;
     fclose(f);
   }
-  int fd = open_maps(pid);
-  if (fd >= 0 && (f = fdopen(fd, "r"))) {
-    read_maps(r->d, f, pid, p, 0);
-    fclose(f);
-  } else if (fd >= 0) {
-    close(fd);
-  }
+  read_proc_maps(r, p, 0);
 }
 
 /* -a: every process running now, from /proc (the idle task, pid 0,
@@ -536,7 +544,26 @@ static void walker_adopt(struct recorder *r, const struct prof_proc *p)
   prof_bpf_sync(r->bpf, v, !r->o->all);
 }
 
-/* Open the events of every thread of PID.  */
+/* GORC_PROF_TEST_PAUSE_AFTER_MAPS=FILE: FILE made once a process's
+   maps are read, before its events open, and gorc-prof waits (60 s at
+   most) until the test removes it, having made the process map a
+   library meanwhile.  */
+static void test_pause_after_maps(void)
+{
+  const char *file = getenv("GORC_PROF_TEST_PAUSE_AFTER_MAPS");
+  int fd = file ? open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0600) : -1;
+  if (fd < 0)
+    return;
+  close(fd);
+  for (int waited = 0; access(file, F_OK) == 0 && waited < 60000; waited += 10)
+    poll(NULL, 0, 10);
+}
+
+/* Open the events of every thread of PID: its maps read first, so that
+   the walker has their tables before the first sample, and again once
+   the events are open, for what was mapped in between (a process still
+   in ld.so, mapping its libraries): the kernel reports only what is
+   mapped after.  */
 static int attach_process(struct recorder *r, pid_t pid)
 {
   char path[64];
@@ -550,6 +577,7 @@ static int attach_process(struct recorder *r, pid_t pid)
   /* the walker's tables before the first sample */
   if (r->bpf)
     walker_adopt(r, prof_proc_get(r->d, pid));
+  test_pause_after_maps();
   int opened = 0, rc = 0;
   struct dirent *de;
   while (rc >= 0 && (de = readdir(dir))) {
@@ -569,6 +597,9 @@ static int attach_process(struct recorder *r, pid_t pid)
     fprintf(stderr, "gorc-prof: process %d exited while gorc-prof attached to it\n", (int)pid);
     return -1;
   }
+  read_proc_maps(r, prof_proc_get(r->d, pid), 1);
+  if (r->bpf)
+    walker_adopt(r, prof_proc_get(r->d, pid));
   if (r->o->progress)
     fprintf(stderr, "gorc-prof: attached to process %d (%s), %d threads\n", (int)pid,
             prof_proc_get(r->d, pid)->comm, opened);
@@ -1194,7 +1225,7 @@ static int open_events(struct recorder *r)
   return 0;
 }
 
-/* The hooks of GORC_PROF_TEST_* (see the top of this file).  */
+/* The hooks of GORC_PROF_TEST_*, each said where it is read.  */
 static void test_hooks(struct recorder *r)
 {
   const char *hold = getenv("GORC_PROF_TEST_HOLD_RING");
