@@ -59,7 +59,7 @@ struct prof_bpf {
   int kept_rewalk_fd;            /* ... or the kept one's; else -1 */
   int rewalker_refused;          /* ... and its load failed */
   struct prof_keep keep;         /* --keep-walker (prof-keep.h) */
-  uint64_t run_ns0, runs0;       /* prof_sample's run time before this run (a kept one's) */
+  uint64_t run_ns0, runs0;       /* a kept prof_sample's run time before this run, else 0 */
   int btf_fd;                    /* the kernel types' minimal BTF (prof-btf.h), or -1 */
   char btf_path[PROF_BTF_PATH_MAX];
   struct ring_buffer *ring;
@@ -315,7 +315,6 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
   b->stats_fd = o->run_time_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
-  run_time(b, &b->run_ns0, &b->runs0);
   if (keep.reused)
     clear_kept(b, o->rewalk_now);
   if (strcmp(test_hook(), "many-states") == 0)
@@ -1040,13 +1039,15 @@ static int load_rewalker(struct prof_bpf *b)
   return 0;
 }
 
-/* What a kept walker's last run left in its maps: its processes'
-   mappings (a pid may be another process now), its counts, the samples
-   it did not read (dropped).  Its tables and states stay, out of reach:
-   a table is found through a mapping, and this run writes its own.
-   REWALK_NOW: prof_rewalk loaded now, as prof_bpf_open does.  */
+/* What a kept walker's last runs left: its processes' mappings (a pid
+   may be another process now), its counts, the samples it did not read
+   (dropped), and its program's run time (kept as this run's zero: the
+   kernel's count cannot be reset).  Its tables and states stay, out of
+   reach: a table is found through a mapping, and this run writes its
+   own.  REWALK_NOW: prof_rewalk loaded now, as prof_bpf_open does.  */
 static void clear_kept(struct prof_bpf *b, int rewalk_now)
 {
+  run_time(b, &b->run_ns0, &b->runs0);
   int procs = bpf_map__fd(b->skel->maps.procs), stats = bpf_map__fd(b->skel->maps.stats);
   uint32_t pid;
   while (bpf_map_get_next_key(procs, NULL, &pid) == 0 && bpf_map_delete_elem(procs, &pid) == 0)
