@@ -212,7 +212,8 @@ static int main_program(uint64_t pc, struct module_id *id, struct phdrs *p)
   p->n = (unsigned)getauxval(AT_PHNUM);
   if (!p->ph || getauxval(AT_PHENT) != sizeof(ElfW(Phdr)) || main_bias(p, &p->bias) != 0)
     return -1;
-  p->entry = getauxval(AT_ENTRY) > p->bias ? getauxval(AT_ENTRY) - p->bias : 0;
+  uint64_t entry = getauxval(AT_ENTRY);
+  p->entry = entry > p->bias ? entry - p->bias : 0;
   for (unsigned i = 0; i < p->n; i++) {
     uint64_t start = p->bias + p->ph[i].p_vaddr;
     if (p->ph[i].p_type == PT_LOAD) {
