@@ -177,13 +177,24 @@ static void count(uint32_t stat, uint64_t n)
 }
 
 /* 1 when A is at most B, without a branch: the sign of B - A in 64
-   bits (both below 2^63: user addresses, counts).  */
+   bits (both below 2^63: counts, a table's 32-bit file addresses).  */
 static uint32_t at_most(uint64_t a, uint64_t b)
 {
   uint64_t diff = b - a;
   /* (kept from clang, which would make it a compare and a branch) */
   asm volatile("" : "+r"(diff));
   return (uint32_t)(diff >> 63) ^ 1;
+}
+
+/* at_most for any 64-bit addresses: the borrow out of B - A.  A
+   process's mappings include [vsyscall], at 0xffffffffff600000: the
+   sign alone counted it below every pc, and a pc in the highest
+   mapping under it was found in it, a frame without a table.  */
+static uint32_t address_at_most(uint64_t a, uint64_t b)
+{
+  uint64_t diff = b - a;
+  asm volatile("" : "+r"(diff));
+  return (uint32_t)(((~b & a) | (~(b ^ a) & diff)) >> 63) ^ 1;
 }
 
 /* The mapping of PROC holding address PC, or NULL.  How many mappings
@@ -196,8 +207,8 @@ static const struct prof_bpf_map *find_map(const struct prof_bpf_proc *proc, uin
   _Static_assert(PROF_BPF_MAX_MAPS == 64, "the halving starts at 64");
   for (uint32_t step = PROF_BPF_MAX_MAPS; step > 0; step /= 2) {
     uint32_t probe = below + step;
-    uint32_t start_ok = at_most(proc->maps[(probe - 1) & (PROF_BPF_MAX_MAPS - 1)].start, pc);
-    below += step * (at_most(probe, n) & start_ok);
+    uint64_t start = proc->maps[(probe - 1) & (PROF_BPF_MAX_MAPS - 1)].start;
+    below += step * (at_most(probe, n) & address_at_most(start, pc));
   }
   if (below == 0)
     return NULL;
