@@ -25,7 +25,8 @@ tools/prof/prof-bpf.skel.h tools/prof/prof-ksym.skel.h: %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(SKEL_NAME) >$@.tmp && mv $@.tmp $@
 tools/prof/prof-bpf.o: tools/prof/prof-bpf.skel.h
 tools/prof/prof-ksym.o: tools/prof/prof-ksym.skel.h
-tools/prof/prof-bpf.o tools/prof/prof-ksym.o tools/prof/prof-keep.o: TOOL_CFLAGS += -DGORC_HAVE_BPF
+tools/prof/prof-bpf.o tools/prof/prof-ksym.o tools/prof/prof-keep.o tools/prof/prof-publish.o: \
+  TOOL_CFLAGS += -DGORC_HAVE_BPF
 PROF_BPF_LIBS := -lbpf
 endif
 clean: clean-bpf

@@ -41,7 +41,7 @@ PROF_SRCS = tools/prof/gorc-prof.c tools/prof/prof-svg.c tools/prof/prof-data.c 
 	tools/prof/prof-feed.c tools/prof/prof-perf.c tools/prof/prof-unwind.c \
 	tools/prof/prof-perfdata.c tools/prof/prof-pprof.c tools/prof/prof-kernel.c \
 	tools/prof/prof-bpf.c tools/prof/prof-btf.c tools/prof/prof-cache.c tools/prof/prof-keep.c \
-	tools/prof/prof-ksym.c \
+	tools/prof/prof-ksym.c tools/prof/prof-publish.c \
 	tools/prof/profile.pb-c.c
 PROF_OBJS = $(PROF_SRCS:.c=.o)
 PROF_LDFLAGS = -static-pie
@@ -52,7 +52,7 @@ $(PROF_OBJS): | tools/prof/profile.pb-c.h
 -include $(PROF_SRCS:.c=.d)
 # libelf.a's own libraries from its pkg-config file (elfutils 0.196's needs zstd).
 tools/gorc-prof: $(PROF_OBJS) $(TOOL_LIB_OBJS) | deps-if-missing
-	$(CC) -o $@ $^ $(PROF_LDFLAGS) $(PROF_BPF_LIBS) $$(pkg-config --static --libs libelf) -lprotobuf-c -lz \
+	$(CC) -o $@ $^ $(PROF_LDFLAGS) -pthread $(PROF_BPF_LIBS) $$(pkg-config --static --libs libelf) -lprotobuf-c -lz \
 	  "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.

@@ -28,6 +28,7 @@
 #include "prof-btf.h"
 #include "prof-cache.h"
 #include "prof-keep.h"
+#include "prof-publish.h"
 
 _Static_assert(PROF_BPF_MAX_FRAMES == GORC_PROF_MAX_DEPTH, "one depth limit for both modes");
 _Static_assert(sizeof(struct prof_bpf_sample) == 16, "a sample's header is 16 bytes (docs/PROFILER.md)");
@@ -38,8 +39,9 @@ struct table {
   uint32_t id;                /* PROF_BPF_NO_MODULE: it could not be loaded */
   uint32_t nleaves;           /* 0: not in the walker's map of tables yet */
   int fresh;                  /* built since prof_bpf_refresh */
-  /* built, and waiting for publish_tables: */
+  /* built, and waiting for publish_tables, then for the publisher: */
   int fd;                     /* its array map; -1: none waiting */
+  int queued;                 /* given to the publisher */
   uint32_t built_leaves, built_rows;
   uint64_t built_bytes;
   int from_cache;             /* its rows read from the table cache */
@@ -63,6 +65,7 @@ struct prof_bpf {
   int btf_fd;                    /* the kernel types' minimal BTF (prof-btf.h), or -1 */
   char btf_path[PROF_BTF_PATH_MAX];
   struct ring_buffer *ring;
+  struct prof_publisher *publisher;  /* puts tables into the map of tables */
   int stats_fd;               /* BPF_ENABLE_STATS: run time kept while open */
   struct table *tables;
   size_t ntables, cap_tables;
@@ -315,6 +318,12 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
   b->stats_fd = o->run_time_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
+  b->publisher = prof_publisher_new(bpf_map__fd(skel->maps.tables));
+  if (!b->publisher) {
+    snprintf(why, whylen, "cannot start its tables' publisher (%s)", strerror(errno));
+    prof_bpf_close(b);
+    return NULL;
+  }
   if (keep.reused)
     clear_kept(b, o->rewalk_now);
   if (strcmp(test_hook(), "many-states") == 0)
@@ -797,41 +806,60 @@ static void table_count(struct prof_bpf *b, const struct table *t)
   }
 }
 
-/* The tables built since the last call into the walker's map of tables,
-   in one update: every update of a map of maps waits for an RCU grace
-   period (10-16 ms on the test machine), and an update a table kept a
-   started program from starting for 45 ms (four tables).  */
+/* The tables built since the last call to the publisher, which puts
+   them into the walker's map of tables in one update (prof-publish.h:
+   each update waits 8-20 ms; an update a table kept a started program
+   from starting for 45 ms with four tables).  */
 static void publish_tables(struct prof_bpf *b)
 {
-  uint32_t n = 0, *ids = prof_xmalloc((b->ntables + 1) * sizeof *ids);
-  int *fds = prof_xmalloc((b->ntables + 1) * sizeof *fds);
-  size_t *which = prof_xmalloc((b->ntables + 1) * sizeof *which);
   for (size_t i = 0; i < b->ntables; i++)
-    if (b->tables[i].fd >= 0) {
-      ids[n] = b->tables[i].id;
-      fds[n] = b->tables[i].fd;
-      which[n++] = i;
+    if (b->tables[i].fd >= 0 && !b->tables[i].queued) {
+      prof_publisher_queue(b->publisher, b->tables[i].id, b->tables[i].fd, i);
+      b->tables[i].queued = 1;
     }
-  uint32_t done = n;
-  /* on an error, done is how many were put (libbpf's contract) */
-  if (n > 0 && bpf_map_update_batch(bpf_map__fd(b->skel->maps.tables), ids, fds, &done, NULL) != 0
-      && done == n)
-    done = 0;
-  for (uint32_t k = 0; k < n; k++) {
-    struct table *t = &b->tables[which[k]];
-    close(t->fd);             /* (the map of maps holds the ones it took) */
-    t->fd = -1;
-    if (k < done) {
-      t->nleaves = t->built_leaves;
-      table_count(b, t);
-    } else {
-      t->id = PROF_BPF_NO_MODULE;
-      b->modules_failed++;
+}
+
+/* The tables the publisher is done with: in the walker (their files
+   too), or not; either way their descriptors closed (the map of maps
+   holds the ones it took).  */
+static void collect_published(struct prof_bpf *b)
+{
+  struct prof_published done[64];
+  size_t n;
+  while ((n = prof_publisher_done(b->publisher, done, 64)) > 0)
+    for (size_t k = 0; k < n; k++) {
+      struct table *t = &b->tables[done[k].tag];
+      close(t->fd);
+      t->fd = -1;
+      t->queued = 0;
+      if (done[k].ok) {
+        t->nleaves = t->built_leaves;
+        table_count(b, t);
+        t->fresh = 1;
+        b->tables_grew = 1;
+      } else {
+        t->id = PROF_BPF_NO_MODULE;
+        b->modules_failed++;
+      }
     }
-  }
-  free(ids);
-  free(fds);
-  free(which);
+}
+
+/* Wait for the tables given to the publisher.  */
+static void wait_published(struct prof_bpf *b)
+{
+  prof_publisher_wait(b->publisher);
+  collect_published(b);
+}
+
+int prof_bpf_published_fd(const struct prof_bpf *b)
+{
+  return prof_publisher_fd(b->publisher);
+}
+
+void prof_bpf_collect(struct prof_bpf *b, const struct prof_data *view)
+{
+  collect_published(b);
+  prof_bpf_refresh(b, view);
 }
 
 /* Where MOD's table's index (+ 1) is or would go in the open-addressed
@@ -871,8 +899,8 @@ static struct table *table_of(struct prof_bpf *b, const struct prof_module *mod)
                          SIZE_MAX);
   *index_slot(b, mod) = b->ntables + 1;
   struct table *t = &b->tables[b->ntables++];
+  memset(t, 0, sizeof *t);
   t->mod = mod;
-  t->nleaves = 0;
   t->fd = -1;
   t->id = b->next_id < PROF_BPF_MAX_MODULES ? b->next_id++ : PROF_BPF_NO_MODULE;
   if (t->id == PROF_BPF_NO_MODULE)
@@ -880,23 +908,18 @@ static struct table *table_of(struct prof_bpf *b, const struct prof_module *mod)
   return t;
 }
 
-/* Build the tables given an id but not built: 1 when there were some.  */
-static int build_new_tables(struct prof_bpf *b)
+/* Build the tables given an id but not built, for the publisher.  */
+static void build_new_tables(struct prof_bpf *b)
 {
-  int built = 0;
   for (size_t i = 0; i < b->ntables; i++)
-    if (table_wanted(&b->tables[i])) {
+    if (table_wanted(&b->tables[i]))
       table_build(b, &b->tables[i]);
-      built = 1;
-    }
-  if (built)
-    publish_tables(b);
-  return built;
+  publish_tables(b);
 }
 
-/* Build the tables of P's modules not built yet: 1 when there were
-   some.  */
-static int build_tables_of(struct prof_bpf *b, const struct prof_proc *p)
+/* Build the tables of P's modules not built yet, for the publisher
+   (prof_bpf_collect tells P's mappings again once they are in).  */
+static void build_tables_of(struct prof_bpf *b, const struct prof_proc *p)
 {
   int built = 0;
   for (size_t i = 0; i < p->space.n && i < PROF_BPF_MAX_MAPS; i++) {
@@ -906,15 +929,20 @@ static int build_tables_of(struct prof_bpf *b, const struct prof_proc *p)
     struct table *t = table_of(b, mod);
     if (table_wanted(t)) {
       table_build(b, t);
-      t->fresh = 1;
       built = 1;
     }
   }
-  if (built) {
+  if (built)
     publish_tables(b);
-    b->tables_grew = 1;
-  }
-  return built;
+}
+
+/* Does P map a module whose table the publisher has not put yet?  */
+static int tables_pending(struct prof_bpf *b, const struct prof_proc *p)
+{
+  for (size_t i = 0; i < p->space.n && i < PROF_BPF_MAX_MAPS; i++)
+    if (p->space.maps[i].mod && table_of(b, p->space.maps[i].mod)->fd >= 0)
+      return 1;
+  return 0;
 }
 
 /* ---- processes ---- */
@@ -952,8 +980,8 @@ static void push_proc(struct prof_bpf *b, const struct prof_proc *p)
 void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p, int build)
 {
   push_proc(b, p);
-  if (build && build_tables_of(b, p))
-    push_proc(b, p);
+  if (build)
+    build_tables_of(b, p);
 }
 
 /* Does P map a module whose table is fresh?  */
@@ -990,6 +1018,7 @@ void prof_bpf_prepare(struct prof_bpf *b, const char *cmd)
   prof_program_files(cmd, prepare_file, b);
   prepare_file(b, "[vdso]");
   build_new_tables(b);
+  wait_published(b);          /* (before the program's first sample) */
   b->prepared = b->modules_records + b->modules_eh - before;
 }
 
@@ -1073,7 +1102,8 @@ static int rewalk_fd(const struct prof_bpf *b)
    of P walked again in the kernel (prof_rewalk), with P's mappings as
    they are now (the sample's, fed in time order) and their tables,
    built first where missing: NUSER addresses into IPS, how it ended
-   into END.  0, or -1 when BPF_PROG_TEST_RUN failed.  */
+   into END.  0; 1 when a table of P is still with the publisher (walk
+   it here); -1 when BPF_PROG_TEST_RUN failed.  */
 static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct prof_bpf_regs *r,
                   const uint8_t *stack, uint32_t bytes, uint64_t *ips, unsigned *nuser,
                   int8_t *end)
@@ -1091,9 +1121,16 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
     b->held_not_code++;
     return 0;
   }
+  build_tables_of(b, p);
+  if (tables_pending(b, p)) {
+    /* walked here, as --unwind=copy does, rather than the loop stopped
+       for the publisher (prof-publish.h); but waited for where only a
+       walk in the kernel will do (the kernel-only test hook) */
+    if (!b->kernel_only)
+      return 1;
+    wait_published(b);
+  }
   proc_value(b, p, &h.proc);
-  if (build_tables_of(b, p))
-    proc_value(b, p, &h.proc);
   h.regs = *r;
   h.stack_bytes = bytes < PROF_BPF_COPY ? bytes : PROF_BPF_COPY;
   memcpy(h.stack, stack, h.stack_bytes);
@@ -1178,7 +1215,8 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
             frames ? (double)ns / (double)frames : 0.0);
   size_t unsampled = 0;
   for (size_t i = 0; i < b->ntables; i++)
-    unsampled += b->tables[i].id != PROF_BPF_NO_MODULE && b->tables[i].nleaves == 0;
+    unsampled += b->tables[i].id != PROF_BPF_NO_MODULE && b->tables[i].nleaves == 0
+                 && b->tables[i].fd < 0;
   fprintf(f, "gorc-prof: BPF tables: %zu modules with records: %llu rows, %.1f KB for %.1f KB "
           "of records (%.2fx); %zu from .eh_frame: %llu rows, %.1f KB for %.1f KB of .eh_frame "
           "(%.2fx); %zu states, %.1f KB; %zu modules without a table; %zu built before the program "
@@ -1197,6 +1235,10 @@ void prof_bpf_close(struct prof_bpf *b)
   if (!b)
     return;
   ring_buffer__free(b->ring);
+  prof_publisher_free(b->publisher);
+  for (size_t i = 0; i < b->ntables; i++)
+    if (b->tables[i].fd >= 0)
+      close(b->tables[i].fd);
   if (b->stats_fd >= 0)
     close(b->stats_fd);
   prof_walker__destroy(b->rewalker);
@@ -1226,6 +1268,12 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
 }
 int prof_bpf_prog_fd(const struct prof_bpf *b) { (void)b; return -1; }
 int prof_bpf_ring_fd(const struct prof_bpf *b) { (void)b; return -1; }
+int prof_bpf_published_fd(const struct prof_bpf *b) { (void)b; return -1; }
+void prof_bpf_collect(struct prof_bpf *b, const struct prof_data *view)
+{
+  (void)b;
+  (void)view;
+}
 void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p, int build)
 {
   (void)b;
@@ -1294,9 +1342,10 @@ static void feed_copy(struct prof_bpf *b, struct prof_data *d, struct prof_proc 
   enum prof_walk_end end;
   memcpy(&r, after, sizeof r);
   d->stack_bytes += stack_bytes;
-  if (rewalk(b, p, &r, after + sizeof r, stack_bytes, uips, &nuser, &bpf_end) == 0) {
+  int rc = rewalk(b, p, &r, after + sizeof r, stack_bytes, uips, &nuser, &bpf_end);
+  if (rc == 0) {
     end = profile_end(bpf_end);
-  } else if (!unwind_here(b)) {
+  } else if (rc < 0 && !unwind_here(b)) {
     end = PROF_WALK_NO_TABLE;
     uips[0] = r.ip;
     nuser = 1;

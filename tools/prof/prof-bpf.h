@@ -275,6 +275,12 @@ void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p, int build);
    processes of VIEW that map their modules get their mappings again,
    with them.  */
 void prof_bpf_refresh(struct prof_bpf *b, const struct prof_data *view);
+/* A descriptor readable when tables the walker got since (prof-publish.h)
+   wait for prof_bpf_collect; -1 without the walker.  */
+int prof_bpf_published_fd(const struct prof_bpf *b);
+/* Those tables taken in: the processes of VIEW that map their modules
+   get their mappings again (prof_bpf_refresh).  */
+void prof_bpf_collect(struct prof_bpf *b, const struct prof_data *view);
 /* Before the program CMD runs: the tables of the files it will map as
    it starts (prof_program_files) and of the vdso, so that its first
    samples find them.  */

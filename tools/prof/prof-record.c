@@ -980,6 +980,7 @@ static void drain_all(struct recorder *r)
     kill(r->child, SIGUSR1);
   }
   if (r->bpf) {
+    prof_bpf_collect(r->bpf, &r->bpf_view);
     prof_bpf_drain(r->bpf, pend_bpf, r);
     /* the walker's own ring buffer full: its samples dropped count as
        lost too (one more time a ring was full for each round that met
@@ -1089,16 +1090,18 @@ static void count_unreported_loss(struct recorder *r)
   }
 }
 
-/* The descriptors the loop waits on into PFD (room for ncpus + 2): the
-   walker's ring buffer, each CPU's ring, and the started program's
-   pidfd (Linux 5.3; else none), readable once the program has exited,
-   so that its end wakes the loop.  Returns how many.  */
+/* The descriptors the loop waits on into PFD (room for ncpus + 3): the
+   walker's ring buffer and its tables' publisher, each CPU's ring, and
+   the started program's pidfd (Linux 5.3; else none), readable once the
+   program has exited, so that its end wakes the loop.  Returns how
+   many.  */
 static int poll_set(struct recorder *r, struct pollfd *pfd)
 {
   int n = 0;
   if (r->bpf) {
     prof_bpf_drain(r->bpf, pend_bpf, r);    /* makes the ring's descriptor */
     pfd[n++] = (struct pollfd){ .fd = prof_bpf_ring_fd(r->bpf), .events = POLLIN };
+    pfd[n++] = (struct pollfd){ .fd = prof_bpf_published_fd(r->bpf), .events = POLLIN };
   }
   for (int c = 0; c < r->ncpus; c++)
     if (r->rings[c].fd >= 0)
@@ -1129,7 +1132,7 @@ static void record_loop(struct recorder *r, int *status)
 {
   double t0 = now(), last_line = t0;
   uint64_t horizon = 0;
-  struct pollfd *pfd = prof_xmalloc(((size_t)r->ncpus + 2) * sizeof *pfd);
+  struct pollfd *pfd = prof_xmalloc(((size_t)r->ncpus + 3) * sizeof *pfd);
   int npfd = poll_set(r, pfd);
   double interval_end = t0 + r->o->every;
   for (;;) {
