@@ -58,6 +58,9 @@ static int map_whole_file(struct gorc_elf *g, const char *path)
     return fail(g, "cannot map: %s", strerror(e));
   g->buf = m;
   g->size = (size_t)st.st_size;
+  g->dev = st.st_dev;
+  g->ino = st.st_ino;
+  g->ctime = st.st_ctim;
   return 0;
 }
 

@@ -22,6 +22,8 @@
 #include <gelf.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "arch.h"
 #include "symtab.h"
@@ -40,6 +42,11 @@ struct gorc_elf {
   uint8_t *buf;
   size_t size;
   int buf_copied;          /* buf is a copy (malloc), not the file mapped */
+  /* the file opened, as fstat gave it (zero for an image in memory):
+     which file the kernel maps, for gorc-prof's walker */
+  dev_t dev;
+  ino_t ino;
+  struct timespec ctime;
   Elf *elf;                /* elf_memory of buf */
   int is_rel;              /* ET_REL: addresses were assigned by the loader */
   unsigned e_type;

@@ -88,6 +88,7 @@ struct prof_bpf {
   prof_bpf_sample_fn *fn;     /* prof_bpf_drain's */
   void *fn_arg;
   int kernel_only;            /* GORC_PROF_TEST_BPF=kernel-only */
+  int no_push;                /* GORC_PROF_TEST_BPF=no-push */
   uint64_t rewalked, rewalk_failed;
   uint64_t held_not_code;     /* held samples whose pc lies in no mapping */
   uint64_t lost_told;         /* the samples dropped prof_bpf_lost_since said */
@@ -142,8 +143,11 @@ static void refusal(int err, char *why, size_t whylen)
    that the tables' states have ids past what a dense leaf's row holds
    (8,190), as a machine's thousands of modules would make them.
    =two-tables: the map of tables holds two, so that the kernel refuses
-   the rest of a round's tables (publish_tables: a partial update).  1
-   for kernel-only.  */
+   the rest of a round's tables (publish_tables: a partial update).
+   =no-push: no process's mappings are told to the walker, and a copied
+   stack is marked "no table yet", not walked again: every stack walked
+   was walked through the mappings the walker found in the kernel
+   (kernel_map).  1 for kernel-only.  */
 static const char *test_hook(void)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
@@ -211,7 +215,7 @@ static int kept_maps_match(const struct prof_walker *skel, int prog_fd)
    the kept ones reused) and its programs pinned, or when K found them
    kept, not loaded again.  NULL with a reason in WHY.  */
 static struct prof_walker *load_walker(const struct prof_bpf_opts *o, const char *btf_path,
-                                       const struct prof_keep *k, int *kernel_only,
+                                       int vma, const struct prof_keep *k, int *kernel_only,
                                        int *sample_fd, char *why, size_t whylen)
 {
   struct prof_walker *skel = open_walker(btf_path);
@@ -220,6 +224,7 @@ static struct prof_walker *load_walker(const struct prof_bpf_opts *o, const char
     return NULL;
   }
   skel->rodata->kernel_frames = o->kernel_frames;
+  skel->rodata->vma_files = vma;
   if (o->ring_bytes)
     bpf_map__set_max_entries(skel->maps.samples, o->ring_bytes);
   *kernel_only = test_hooks(skel);
@@ -287,21 +292,21 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   libbpf_set_print(libbpf_print);
   libbpf_first[0] = verifier_last[0] = 0;
   char btf_path[PROF_BTF_PATH_MAX];
-  int btf_test = strncmp(test_hook(), "btf", 3) == 0, kernel_only;
+  int btf_test = strncmp(test_hook(), "btf", 3) == 0, kernel_only, vma;
   int btf_fd = prof_btf_minimal(btf_path, sizeof btf_path,
                                 strcmp(test_hook(), "btf-read") == 0 ? PROF_BTF_READ : 0,
-                                btf_test ? stderr : NULL);
+                                btf_test ? stderr : NULL, &vma);
   const char *btf = btf_fd >= 0 ? btf_path : NULL;
   struct prof_keep keep;
   int sample_fd;
   keep_walker(o, &keep);
-  struct prof_walker *skel = load_walker(o, btf, &keep, &kernel_only, &sample_fd, why, whylen);
+  struct prof_walker *skel = load_walker(o, btf, vma, &keep, &kernel_only, &sample_fd, why, whylen);
   if (!skel && keep.dir_fd >= 0) {
     fprintf(stderr, "gorc-prof: --keep-walker: the kept walker cannot be %s (%s); this run's "
             "walker is not kept\n", keep.reused ? "reused" : "kept", why);
     prof_keep_drop(&keep);
     libbpf_first[0] = verifier_last[0] = 0;
-    skel = load_walker(o, btf, &keep, &kernel_only, &sample_fd, why, whylen);
+    skel = load_walker(o, btf, vma, &keep, &kernel_only, &sample_fd, why, whylen);
   }
   if (!skel) {
     if (btf_fd >= 0)
@@ -317,6 +322,7 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   b->btf_fd = btf_fd;
   memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
+  b->no_push = strcmp(test_hook(), "no-push") == 0;
   b->stats_fd = o->run_time_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
   b->publisher = prof_publisher_new(bpf_map__fd(skel->maps.tables));
   if (!b->publisher) {
@@ -806,6 +812,24 @@ static void table_count(struct prof_bpf *b, const struct table *t)
   }
 }
 
+/* T's file into the files map, for the walker's lookup of a mapping in
+   the kernel (kernel_map in prof-bpf.bpf.c), once its table is there.  */
+static void add_file(struct prof_bpf *b, const struct table *t)
+{
+  struct prof_module_text text;
+  if (t->nleaves == 0 || prof_module_text(t->mod, &text) != 0)
+    return;
+  struct prof_bpf_file_key key = {
+    .ino = text.ino, .ctime_sec = text.ctime_sec, .ctime_nsec = text.ctime_nsec,
+    .dev = PROF_BPF_DEV(text.dev_major, text.dev_minor),
+  };
+  struct prof_bpf_file file = {
+    .module = t->id, .nleaves = t->nleaves,
+    .text_offset = text.offset, .text_size = text.filesz, .text_vaddr = text.vaddr,
+  };
+  bpf_map_update_elem(bpf_map__fd(b->skel->maps.files), &key, &file, BPF_ANY);
+}
+
 /* The tables built since the last call to the publisher, which puts
    them into the walker's map of tables in one update (prof-publish.h:
    each update waits 8-20 ms; an update a table kept a started program
@@ -835,6 +859,7 @@ static void collect_published(struct prof_bpf *b)
       if (done[k].ok) {
         t->nleaves = t->built_leaves;
         table_count(b, t);
+        add_file(b, t);
         t->fresh = 1;
         b->tables_grew = 1;
       } else {
@@ -968,6 +993,8 @@ static void proc_value(struct prof_bpf *b, const struct prof_proc *p, struct pro
 static void push_proc(struct prof_bpf *b, const struct prof_proc *p)
 {
   struct prof_bpf_proc v;
+  if (b->no_push)
+    return;
   proc_value(b, p, &v);
   uint32_t pid = (uint32_t)p->pid;
   bpf_map_update_elem(bpf_map__fd(b->skel->maps.procs), &pid, &v, BPF_ANY);
@@ -1081,6 +1108,11 @@ static void clear_kept(struct prof_bpf *b, int rewalk_now)
   uint32_t pid;
   while (bpf_map_get_next_key(procs, NULL, &pid) == 0 && bpf_map_delete_elem(procs, &pid) == 0)
     ;
+  /* (their module ids are the last run's) */
+  int files = bpf_map__fd(b->skel->maps.files);
+  struct prof_bpf_file_key key;
+  while (bpf_map_get_next_key(files, NULL, &key) == 0 && bpf_map_delete_elem(files, &key) == 0)
+    ;
   int ncpus = libbpf_num_possible_cpus();
   uint64_t *zero = ncpus > 0 ? calloc((size_t)ncpus, sizeof *zero) : NULL;
   for (uint32_t stat = 0; zero && stat < PROF_BPF_STAT_COUNT; stat++)
@@ -1111,6 +1143,8 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
   static struct prof_bpf_held h;
   uint32_t zero = 0;
   int fd = bpf_map__fd(b->skel->maps.held);
+  if (b->no_push)
+    return -1;
   if (!prof_space_find(&p->space, r->ip)) {
     /* the walk would end at once, not code (a sample in an exec, its
        new image not mapped yet): said here, without loading
@@ -1151,7 +1185,7 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
 /* May a held sample be unwound in gorc-prof?  */
 static int unwind_here(const struct prof_bpf *b)
 {
-  return !b->kernel_only;
+  return !b->kernel_only && !b->no_push;
 }
 
 /* ---- the report ---- */
@@ -1197,13 +1231,15 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
   run_time(b, &ns, &runs);
   uint32_t ring_kb = bpf_map__max_entries(b->skel->maps.samples) >> 10;
   fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full, %u %s), %llu user "
-          "frames (limit %d a stack), %llu stacks copied (a table not loaded yet), walked again in the kernel: %llu, "
-          "%llu failed, %llu at a pc in no mapping\n",
+          "frames (limit %d a stack), %llu mappings found in the kernel (not told yet), %llu "
+          "stacks copied (a table not loaded yet), walked again in the kernel: %llu, %llu failed, "
+          "%llu at a pc in no mapping\n",
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_LOST),
           ring_kb >= 1024 ? ring_kb >> 10 : ring_kb, ring_kb >= 1024 ? "MB" : "KB",
-          (unsigned long long)frames,
-          PROF_BPF_MAX_FRAMES, (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED),
+          (unsigned long long)frames, PROF_BPF_MAX_FRAMES,
+          (unsigned long long)stat_sum(b, PROF_BPF_STAT_VMA),
+          (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED),
           (unsigned long long)b->rewalked, (unsigned long long)b->rewalk_failed,
           (unsigned long long)b->held_not_code);
   if (b->keep.dir_fd >= 0)

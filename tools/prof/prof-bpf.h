@@ -159,6 +159,32 @@ struct prof_bpf_proc {
   struct prof_bpf_map maps[PROF_BPF_MAX_MAPS];
 };
 
+/* A file whose table is loaded, as the kernel names it: the key of the
+   "files" map.  For a pc in a mapping the procs map does not hold (a
+   process or a library met before gorc-prof has its mappings), the
+   walker finds the mapping in the kernel (bpf_find_vma) and its file
+   here, so that a short process is walked from its first sample on, not
+   copied.  The inode's change time tells a file written after its table
+   was built, or a new file given a freed inode's number, from it.  */
+struct prof_bpf_file_key {
+  uint64_t ino;
+  int64_t ctime_sec;
+  uint32_t ctime_nsec;
+  uint32_t dev;               /* the kernel's dev_t: major << 20 | minor */
+};
+#define PROF_BPF_DEV(major, minor) ((uint32_t)(major) << 20 | (uint32_t)(minor))
+
+/* Its table, and its executable segment (the one a table covers): a
+   pc at file offset O in [text_offset, text_offset + text_size) is at
+   file address O - text_offset + text_vaddr.  */
+struct prof_bpf_file {
+  uint32_t module, nleaves;   /* as in struct prof_bpf_map */
+  uint64_t text_offset, text_size, text_vaddr;
+};
+/* The files map's room: a file a table (prof-bpf.c keeps at most one
+   table per file).  */
+#define PROF_BPF_MAX_FILES PROF_BPF_MAX_MODULES
+
 /* How a user walk ended: enum prof_walk_end (prof-unwind.h) plus
    what only the BPF walker meets.  */
 enum prof_bpf_end {
@@ -230,6 +256,7 @@ enum prof_bpf_stat {
   PROF_BPF_STAT_LOST,            /* the ring buffer was full */
   PROF_BPF_STAT_FRAMES,          /* user frames walked */
   PROF_BPF_STAT_COPIED,          /* stacks copied: a table not loaded yet */
+  PROF_BPF_STAT_VMA,             /* mappings found in the kernel with a table (files) */
   PROF_BPF_STAT_COUNT
 };
 

@@ -26,19 +26,46 @@
 #define BTF_BASE_HDR_LEN (offsetof(struct btf_header, str_len) + sizeof(uint32_t))
 
 /* The kernel types prof-bpf.bpf.c declares with preserve_access_index,
-   and the fields of them it reads: the same names, the same kinds.  */
-#define MAX_FIELDS 4
-enum field_kind { FIELD_ULONG, FIELD_POINTER };
+   and the fields of them it reads: the same names, the same kinds.  A
+   struct's fields may lie in its anonymous members (vm_area_struct's
+   vm_start).  OPTIONAL: the fields of bpf_find_vma's lookup, which a
+   kernel may lack (inode's i_ctime_sec is Linux 6.11's): left out, the
+   walker does without (PROF_BTF_NO_VMA).  */
+#define MAX_FIELDS 5
+enum field_kind { FIELD_ULONG, FIELD_U32, FIELD_POINTER };
+struct wanted_field {
+  const char *name;
+  enum field_kind kind;
+};
 static const struct wanted_struct {
   const char *name;
   unsigned nfields;
-  const char *fields[MAX_FIELDS];
-  enum field_kind kind;
+  struct wanted_field fields[MAX_FIELDS];
+  int optional;
 } wanted[] = {
-  { "pt_regs", 4, { "bp", "bx", "ip", "sp" }, FIELD_ULONG },
-  { "task_struct", 1, { "mm" }, FIELD_POINTER },
+  { "pt_regs", 4, { { "bp", FIELD_ULONG }, { "bx", FIELD_ULONG }, { "ip", FIELD_ULONG },
+                    { "sp", FIELD_ULONG } }, 0 },
+  { "task_struct", 1, { { "mm", FIELD_POINTER } }, 0 },
+  { "vm_area_struct", 5, { { "vm_start", FIELD_ULONG }, { "vm_end", FIELD_ULONG },
+                           { "vm_flags", FIELD_ULONG }, { "vm_pgoff", FIELD_ULONG },
+                           { "vm_file", FIELD_POINTER } }, 1 },
+  { "file", 1, { { "f_inode", FIELD_POINTER } }, 1 },
+  { "inode", 4, { { "i_ino", FIELD_ULONG }, { "i_sb", FIELD_POINTER },
+                  { "i_ctime_sec", FIELD_ULONG }, { "i_ctime_nsec", FIELD_U32 } }, 1 },
+  { "super_block", 1, { { "s_dev", FIELD_U32 } }, 1 },
 };
 #define NWANTED (sizeof wanted / sizeof wanted[0])
+
+/* An anonymous struct or union member of a wanted struct: its members
+   are the struct's too.  */
+struct anon_member {
+  uint32_t type_id;
+  size_t w;                      /* the wanted struct */
+  uint32_t bit_offset;           /* where it lies in that struct */
+};
+#define MAX_ANON 8
+/* (bounds the anonymous members looked in: a corrupt BTF's cycle ends) */
+#define MAX_ANON_SEEN 64
 
 /* What was found of each wanted struct in the kernel's BTF.  */
 struct found_struct {
@@ -46,6 +73,15 @@ struct found_struct {
   uint32_t size;
   uint32_t bit_offset[MAX_FIELDS];
   int field_seen[MAX_FIELDS];
+};
+
+/* What the walk over the kernel's types finds.  */
+struct finding {
+  struct found_struct found[NWANTED];
+  struct anon_member anon[MAX_ANON];   /* to look in */
+  size_t nanon, anon_seen;
+  uint64_t *type_at;             /* each type walked: its offset, by id */
+  size_t ntypes, cap_types;
 };
 
 /* The kernel's BTF in memory, and where its sections lie in it.  */
@@ -94,56 +130,104 @@ static long trailing(unsigned kind, unsigned vlen)
 }
 
 /* The members MEMBERS[0..VLEN) (KFLAG: bitfield sizes in their offsets)
-   of a struct found as F: the bit offsets of the wanted fields.  */
+   of wanted struct W, BASE bits into it: the bit offsets of its wanted
+   fields, and its anonymous struct and union members to look in.  */
 static void note_fields(const struct btf_view *v, const uint8_t *members, unsigned vlen,
-                        int kflag, const struct wanted_struct *w, struct found_struct *f)
+                        int kflag, size_t w, uint32_t base, struct finding *fd)
 {
-  for (unsigned m = 0; m < vlen; m++)
-    for (unsigned k = 0; k < w->nfields; k++) {
-      struct btf_member member;
-      memcpy(&member, members + m * sizeof member, sizeof member);
-      uint32_t off = member.offset;
-      if (f->field_seen[k] || !name_is(v, member.name_off, w->fields[k]))
-        continue;
-      if (kflag && BTF_MEMBER_BITFIELD_SIZE(off))
-        continue;                      /* a bitfield is not the field read */
-      f->bit_offset[k] = kflag ? BTF_MEMBER_BIT_OFFSET(off) : off;
-      f->field_seen[k] = 1;
+  struct found_struct *f = &fd->found[w];
+  for (unsigned m = 0; m < vlen; m++) {
+    struct btf_member member;
+    memcpy(&member, members + m * sizeof member, sizeof member);
+    uint32_t off = member.offset;
+    if (kflag && BTF_MEMBER_BITFIELD_SIZE(off))
+      continue;                        /* a bitfield is not a field read */
+    off = base + (kflag ? BTF_MEMBER_BIT_OFFSET(off) : off);
+    if (member.name_off == 0 && fd->nanon < MAX_ANON)
+      fd->anon[fd->nanon++] = (struct anon_member){ member.type, w, off };
+    for (unsigned k = 0; k < wanted[w].nfields; k++)
+      if (!f->field_seen[k] && name_is(v, member.name_off, wanted[w].fields[k].name)) {
+        f->bit_offset[k] = off;
+        f->field_seen[k] = 1;
+      }
+  }
+}
+
+/* Is all that is looked for found: every struct, and every field or
+   every anonymous member it might be in?  */
+static int all_found(const struct finding *fd)
+{
+  int fields = 1;
+  for (size_t w = 0; w < NWANTED; w++) {
+    if (!fd->found[w].seen)
+      return 0;
+    for (unsigned k = 0; k < wanted[w].nfields; k++)
+      fields &= fd->found[w].field_seen[k];
+  }
+  return fields || fd->nanon == 0;
+}
+
+/* The type at OFF in V, T, when it is a wanted struct, noted in FD.  */
+static void note_type(const struct btf_view *v, uint64_t off, const struct btf_type *t,
+                      struct finding *fd)
+{
+  if (BTF_INFO_KIND(t->info) != BTF_KIND_STRUCT)
+    return;
+  for (size_t w = 0; w < NWANTED; w++)
+    if (!fd->found[w].seen && name_is(v, t->name_off, wanted[w].name)) {
+      fd->found[w].seen = 1;
+      fd->found[w].size = t->size;
+      note_fields(v, v->p + off + sizeof *t, BTF_INFO_VLEN(t->info),
+                  (int)BTF_INFO_KFLAG(t->info), w, 0, fd);
     }
 }
 
-/* Are all the wanted structs found?  */
-static int all_found(const struct found_struct *found)
+/* The anonymous members to look in whose types are walked already (an
+   anonymous struct's type may come before or after its parent's), as
+   the wanted struct's own members.  */
+static void note_anon_walked(const struct btf_view *v, struct finding *fd)
 {
-  for (size_t w = 0; w < NWANTED; w++)
-    if (!found[w].seen)
-      return 0;
-  return 1;
+  for (size_t a = 0; a < fd->nanon;) {
+    struct anon_member am = fd->anon[a];
+    if (am.type_id == 0 || am.type_id > fd->ntypes) {
+      a++;
+      continue;
+    }
+    fd->anon[a] = fd->anon[--fd->nanon];
+    if (++fd->anon_seen > MAX_ANON_SEEN)
+      return;
+    uint64_t off = fd->type_at[am.type_id - 1];
+    struct btf_type t;
+    memcpy(&t, v->p + off, sizeof t);
+    unsigned kind = BTF_INFO_KIND(t.info);
+    if (kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION)
+      note_fields(v, v->p + off + sizeof t, BTF_INFO_VLEN(t.info), (int)BTF_INFO_KFLAG(t.info),
+                  am.w, am.bit_offset, fd);
+    a = 0;                       /* (it may have added some) */
+  }
 }
 
 /* The wanted structs in V's types, one type at a time, up to the last
-   of them: a struct's first type of its name is the one taken, and the
-   kernel's are among its first few hundred types of 125,000 (walking
-   them all was 0.8 ms, 7% of the CPU of gorc-prof -- true).  */
-static int find_structs(const struct btf_view *v, struct found_struct *found)
+   of them (and of their anonymous members): a struct's first type of
+   its name is the one taken, and the kernel's are among its first
+   thousand types of 125,000 (walking them all was 0.8 ms, 7% of the CPU
+   of gorc-prof -- true).  */
+static int find_structs(const struct btf_view *v, struct finding *fd)
 {
   uint64_t off = v->types, end = v->types + v->type_len;
-  while (off < end && !all_found(found)) {
+  while (off < end && !all_found(fd)) {
     struct btf_type t;
     if (end - off < sizeof t)
       return -1;
     memcpy(&t, v->p + off, sizeof t);
-    unsigned kind = BTF_INFO_KIND(t.info), vlen = BTF_INFO_VLEN(t.info);
-    long more = trailing(kind, vlen);
+    long more = trailing(BTF_INFO_KIND(t.info), BTF_INFO_VLEN(t.info));
     if (more < 0 || end - off - sizeof t < (uint64_t)more)
       return -1;
-    for (size_t w = 0; w < NWANTED && kind == BTF_KIND_STRUCT; w++)
-      if (!found[w].seen && name_is(v, t.name_off, wanted[w].name)) {
-        found[w].seen = 1;
-        found[w].size = t.size;
-        note_fields(v, v->p + off + sizeof t, vlen, (int)BTF_INFO_KFLAG(t.info), &wanted[w],
-                    &found[w]);
-      }
+    fd->type_at = prof_xgrow(fd->type_at, &fd->cap_types, fd->ntypes + 1, sizeof *fd->type_at,
+                             1024, SIZE_MAX);
+    fd->type_at[fd->ntypes++] = off;
+    note_type(v, off, &t, fd);
+    note_anon_walked(v, fd);
     off += sizeof t + (uint64_t)more;
   }
   return 0;
@@ -153,7 +237,7 @@ static int find_structs(const struct btf_view *v, struct found_struct *found)
 
 struct blob {
   uint8_t types[1024];
-  char strs[256];
+  char strs[512];
   size_t ntypes, nstrs;
   uint32_t next_id;
 };
@@ -179,33 +263,58 @@ static uint32_t add_type(struct blob *b, uint32_t name_off, unsigned kind, unsig
   return b->next_id++;
 }
 
-/* The BTF of the wanted structs as FOUND: an 8-byte unsigned integer, a
-   pointer to a declared struct, and each struct with only its wanted
-   fields, at the kernel's offsets.  */
+/* Are all of wanted struct W's fields found?  */
+static int complete(const struct found_struct *found, size_t w)
+{
+  for (unsigned k = 0; k < wanted[w].nfields; k++)
+    if (!found[w].field_seen[k])
+      return 0;
+  return found[w].seen;
+}
+
+/* Are all the optional structs' fields found?  */
+static int optional_complete(const struct found_struct *found)
+{
+  for (size_t w = 0; w < NWANTED; w++)
+    if (wanted[w].optional && !complete(found, w))
+      return 0;
+  return 1;
+}
+
+/* The BTF of the wanted structs as FOUND (the optional ones only when
+   all are complete): 8- and 4-byte unsigned integers, a pointer to a
+   declared struct, and each struct with only its wanted fields, at the
+   kernel's offsets.  */
 static void write_blob(struct blob *b, const struct found_struct *found)
 {
   b->nstrs = 0;
   b->ntypes = 0;
   b->next_id = 1;
   add_str(b, "");
-  uint32_t ulong_bits = 64;
+  uint32_t ulong_bits = 64, u32_bits = 32;
   uint32_t ulong = add_type(b, add_str(b, "long unsigned int"), BTF_KIND_INT, 0, 8,
                             &ulong_bits, sizeof ulong_bits);
+  uint32_t u32 = add_type(b, add_str(b, "unsigned int"), BTF_KIND_INT, 0, 4, &u32_bits,
+                          sizeof u32_bits);
   uint32_t opaque = add_type(b, add_str(b, "gorc_opaque"), BTF_KIND_FWD, 0, 0, NULL, 0);
   uint32_t pointer = add_type(b, 0, BTF_KIND_PTR, 0, opaque, NULL, 0);
+  const uint32_t of_kind[] = { [FIELD_ULONG] = ulong, [FIELD_U32] = u32,
+                               [FIELD_POINTER] = pointer };
+  int optional = optional_complete(found);
   for (size_t w = 0; w < NWANTED; w++) {
     struct btf_member members[MAX_FIELDS];
+    if (wanted[w].optional && !optional)
+      continue;
     for (unsigned k = 0; k < wanted[w].nfields; k++)
       members[k] = (struct btf_member){
-        .name_off = add_str(b, wanted[w].fields[k]),
-        .type = wanted[w].kind == FIELD_POINTER ? pointer : ulong,
+        .name_off = add_str(b, wanted[w].fields[k].name),
+        .type = of_kind[wanted[w].fields[k].kind],
         .offset = found[w].bit_offset[k],
       };
     add_type(b, add_str(b, wanted[w].name), BTF_KIND_STRUCT, wanted[w].nfields, found[w].size,
              members, wanted[w].nfields * sizeof members[0]);
   }
 }
-
 /* The kernel's BTF into V (NO_MAP: read, not mapped), its header
    checked: 0 or -1.  */
 static int view_open(struct btf_view *v, int no_map)
@@ -247,10 +356,12 @@ static void view_close(struct btf_view *v)
 
 /* The kernel's BTF read for the wanted structs into FOUND (FLAGS:
    prof_btf_minimal's); OUT, unless NULL: how it was read.  */
-static int read_kernel_btf(struct found_struct *found, unsigned flags, FILE *out)
+static int read_kernel_btf(struct finding *fd, unsigned flags, FILE *out)
 {
   struct btf_view v;
-  int err = view_open(&v, (flags & PROF_BTF_READ) != 0) != 0 || find_structs(&v, found) != 0;
+  int err = view_open(&v, (flags & PROF_BTF_READ) != 0) != 0 || find_structs(&v, fd) != 0;
+  free(fd->type_at);
+  fd->type_at = NULL;
   if (out && v.p)
     fprintf(out, "gorc-prof: kernel BTF: %s\n", v.mapped ? "mapped" : "read");
   view_close(&v);
@@ -264,27 +375,29 @@ static void describe(FILE *out, const struct found_struct *found)
     for (unsigned k = 0; k < wanted[w].nfields; k++)
       if (found[w].field_seen[k])
         fprintf(out, "gorc-prof: kernel BTF: %s.%s at byte %u\n", wanted[w].name,
-                wanted[w].fields[k], found[w].bit_offset[k] / 8);
+                wanted[w].fields[k].name, found[w].bit_offset[k] / 8);
       else
         fprintf(out, "gorc-prof: kernel BTF: %s.%s not found\n", wanted[w].name,
-                wanted[w].fields[k]);
+                wanted[w].fields[k].name);
 }
 
-int prof_btf_minimal(char *path, size_t pathlen, unsigned flags, FILE *out)
+int prof_btf_minimal(char *path, size_t pathlen, unsigned flags, FILE *out, int *vma)
 {
-  struct found_struct found[NWANTED];
-  memset(found, 0, sizeof found);
-  if (read_kernel_btf(found, flags, out) != 0) {
+  struct finding finding;
+  memset(&finding, 0, sizeof finding);
+  *vma = 0;
+  if (read_kernel_btf(&finding, flags, out) != 0) {
     if (out)
       fprintf(out, "gorc-prof: kernel BTF: not read\n");
     return -1;
   }
+  const struct found_struct *found = finding.found;
   if (out)
     describe(out, found);
   for (size_t w = 0; w < NWANTED; w++)
-    for (unsigned k = 0; k < wanted[w].nfields; k++)
-      if (!found[w].field_seen[k])
-        return -1;
+    if (!wanted[w].optional && !complete(found, w))
+      return -1;
+  *vma = optional_complete(found);
   struct blob b;
   write_blob(&b, found);
   struct btf_header h = {

@@ -1,7 +1,7 @@
 /* gorc-prof --unwind=bpf: the kernel types the walker reads, as a
    minimal BTF for libbpf's CO-RE relocations.
 
-   The walker (prof-bpf.bpf.c) reads a few fields of two kernel types,
+   The walker (prof-bpf.bpf.c) reads a few fields of six kernel types,
    relocated by libbpf against the running kernel's BTF.  Given none,
    libbpf 1.1 reads and indexes all of /sys/kernel/btf/vmlinux (5 MB or
    more) for them: a quarter of a short profile's CPU, and again for the
@@ -27,9 +27,11 @@
    (/proc/self/fd/N) into PATH, and the descriptor (the caller closes it
    once every load that names it is done); -1 when the kernel's BTF
    cannot be read or lacks a field (then libbpf is left to read it
-   whole, and says what it finds).  OUT, unless NULL: how the kernel's
-   BTF was read and each field's offset found, a line each (for the
+   whole, and says what it finds).  *VMA: 1 when it has the fields of
+   the walker's lookup of a mapping in the kernel (bpf_find_vma), else 0
+   (not asked of the walker).  OUT, unless NULL: how the kernel's BTF
+   was read and each field's offset found, a line each (for the
    tests).  */
-int prof_btf_minimal(char *path, size_t pathlen, unsigned flags, FILE *out);
+int prof_btf_minimal(char *path, size_t pathlen, unsigned flags, FILE *out, int *vma);
 
 #endif

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/auxv.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -807,6 +808,27 @@ size_t prof_module_identity(const struct prof_module *m, const uint8_t **id, uin
 {
   *size = m->ok ? m->elf.size : 0;
   return m->ok ? file_build_id(m, id) : 0;
+}
+
+int prof_module_text(const struct prof_module *m, struct prof_module_text *t)
+{
+  const GElf_Phdr *text = NULL;
+  if (!m->ok || m->elf.ino == 0)
+    return -1;
+  for (size_t i = 0; i < m->nloads; i++)
+    if (m->loads[i].p_flags & PF_X) {
+      if (text)
+        return -1;
+      text = &m->loads[i];
+    }
+  if (!text)
+    return -1;
+  *t = (struct prof_module_text){
+    .dev_major = major(m->elf.dev), .dev_minor = minor(m->elf.dev), .ino = m->elf.ino,
+    .ctime_sec = m->elf.ctime.tv_sec, .ctime_nsec = (uint32_t)m->elf.ctime.tv_nsec,
+    .offset = text->p_offset, .filesz = text->p_filesz, .vaddr = text->p_vaddr,
+  };
+  return 0;
 }
 
 void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint64_t *eh_bytes)

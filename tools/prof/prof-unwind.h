@@ -69,6 +69,20 @@ void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg);
    file's size into *SIZE: what names its table in the cache
    (prof-cache.h).  */
 size_t prof_module_identity(const struct prof_module *m, const uint8_t **id, uint64_t *size);
+/* The file M was read from as the kernel names it, and its executable
+   segment: what a walker that meets the file's mapping in the kernel,
+   not in its process's mappings, needs to use M's table there.  */
+struct prof_module_text {
+  unsigned dev_major, dev_minor;
+  uint64_t ino;
+  int64_t ctime_sec;          /* its inode's change time: a file written later, or */
+  uint32_t ctime_nsec;        /* another file given the inode number, differs */
+  uint64_t offset, filesz;    /* the segment's bytes in the file */
+  uint64_t vaddr;             /* its file address */
+};
+/* 0 and *T; -1 for a module not read from a file (the vdso) or whose
+   file has no executable segment, or more than one.  */
+int prof_module_text(const struct prof_module *m, struct prof_module_text *t);
 /* The bytes of M's gorc records (sections and index: 0 without them)
    and of its .eh_frame and .eh_frame_hdr.  */
 void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint64_t *eh_bytes);
