@@ -317,6 +317,33 @@ bpf_part() {
   db=$(deep_complete bpf); dc=$(deep_complete copy)
   printf 'prof:   a 500-frame recursion (100 KB of stack): complete stacks: bpf %s of %s, copy %s of %s\n' \
     "${db% *}" "${db#* }" "${dc% *}" "${dc#* }"
+  printf 'prof:   short processes (%s): bpf %s; copy %s\n' "$SHORT_LOOP_SAID" \
+    "$(short_processes bpf)" "$(short_processes copy)"
+}
+
+# short_processes MODE: what gorc-prof --unwind=MODE makes of a shell
+# loop of short processes, each a new process the walker is told of
+# only after it starts, some mapping files no table was built for yet
+SHORT_LOOP_SAID='a shell loop running burn for 20 ms of CPU, then gcc --version, 20 times, at 1 kHz'
+short_processes() {
+  local out=$WORK/short-$1
+  "$PROF" --unwind="$1" -F 1000 -o "$out" \
+    -- sh -c 'for i in $(seq 20); do "$0" 20ms; gcc --version; done >/dev/null' "$WORK/burn" \
+    2>"$out.txt" >/dev/null
+  awk '/^gorc-prof: [0-9]* samples, .* lost$/ { n = $2; lost = $(NF - 1) }
+       /^gorc-prof: stacks: / { whole = $3 }
+       /^gorc-prof: BPF walker: / {
+         for (i = 1; i < NF; i++) {
+           if ($(i + 1) == "mappings" && $(i + 2) == "found") found = $i
+           if ($(i + 1) == "stacks" && $(i + 2) == "copied") copied = $i
+         }
+       }
+       / bytes per sample / { for (i = 1; i < NF; i++) if ($(i + 1) == "bytes") bytes = $i }
+       END {
+         printf "%d samples, %d lost, %.1f%% whole", n, lost, n ? 100 * whole / n : 0
+         if (copied != "") printf ", %d copied, %d mappings found in the kernel", copied, found
+         printf ", %d bytes a sample", bytes
+       }' "$out.txt"
 }
 
 # tables_of_larger: what the BPF tables of programs with more rows than
