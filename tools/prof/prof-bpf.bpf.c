@@ -34,8 +34,13 @@ struct task_struct {
   struct mm_struct *mm;
 } __attribute__((preserve_access_index));
 
-/* For bpf_find_vma's mapping (kernel_map).  */
+/* For the mappings the walker finds itself (kernel_map).  */
 struct file;
+struct mm_struct {
+  unsigned long start_code, end_code;   /* the executable's text */
+  struct file *exe_file;
+} __attribute__((preserve_access_index));
+
 struct vm_area_struct {
   unsigned long vm_start, vm_end, vm_flags, vm_pgoff;
   struct file *vm_file;
@@ -162,6 +167,9 @@ struct walk {
   uint32_t from_held;         /* the stack is the held sample's copy, not the task's */
   struct prof_bpf_map vma;    /* the last mapping kernel_map found (empty: none) */
   uint32_t vma_asked;         /* kernel_map asked the kernel this sample */
+  struct mm_struct *mm;       /* the task's (its executable's text, for kernel_map) */
+  struct prof_bpf_map exe;    /* the executable's text with its table (empty: none) */
+  uint32_t exe_asked;         /* kernel_map looked for it this sample */
 };
 
 /* The sample's walks, and prof_rewalk's (apart: a sample may interrupt
@@ -371,43 +379,79 @@ static void kread(void *out, const void *p)
   bpf_probe_read_kernel(out, 8, p);
 }
 
-/* bpf_find_vma's callback.  Without a branch (the verifier checks it
-   as a loop's body, each branch's paths again: 442 instructions
-   checked, 380 without): a read through a NULL pointer (an anonymous
-   mapping's file) fails, and leaves its zeros.  */
+/* FILE's key in the files map into KEY: 1, or 0 for no file.  Without
+   a branch: a read through a NULL pointer (an anonymous mapping's file)
+   fails, and leaves its zeros.  */
+static int file_key(struct file *file, struct prof_bpf_file_key *key)
+{
+  struct inode *inode = NULL;
+  struct super_block *sb = NULL;
+  kread(&inode, __builtin_preserve_access_index(&file->f_inode));
+  kread(&key->ino, __builtin_preserve_access_index(&inode->i_ino));
+  kread(&sb, __builtin_preserve_access_index(&inode->i_sb));
+  kread(&key->ctime_sec, __builtin_preserve_access_index(&inode->i_ctime_sec));
+  bpf_probe_read_kernel(&key->ctime_nsec, 4, __builtin_preserve_access_index(&inode->i_ctime_nsec));
+  bpf_probe_read_kernel(&key->dev, 4, __builtin_preserve_access_index(&sb->s_dev));
+  /* its top bit is a flag (I_CTIME_QUERIED, Linux 6.13's multigrain
+     times), not of the time: inode_get_ctime_nsec's mask */
+  key->ctime_nsec &= ~(1u << 31);
+  return sb != NULL;
+}
+
+/* bpf_find_vma's callback, without a branch (the verifier checks it as
+   a loop's body, each branch's paths again: 442 instructions checked,
+   380 without).  */
 static long vma_found(struct task_struct *task, struct vm_area_struct *vma, void *arg)
 {
   struct vma_found *v = arg;
   struct file *file = NULL;
-  struct inode *inode = NULL;
-  struct super_block *sb = NULL;
   (void)task;
   kread(&v->start, __builtin_preserve_access_index(&vma->vm_start));
   kread(&v->end, __builtin_preserve_access_index(&vma->vm_end));
   kread(&v->flags, __builtin_preserve_access_index(&vma->vm_flags));
   kread(&v->pgoff, __builtin_preserve_access_index(&vma->vm_pgoff));
   kread(&file, __builtin_preserve_access_index(&vma->vm_file));
-  kread(&inode, __builtin_preserve_access_index(&file->f_inode));
-  kread(&v->key.ino, __builtin_preserve_access_index(&inode->i_ino));
-  kread(&sb, __builtin_preserve_access_index(&inode->i_sb));
-  kread(&v->key.ctime_sec, __builtin_preserve_access_index(&inode->i_ctime_sec));
-  bpf_probe_read_kernel(&v->key.ctime_nsec, 4, __builtin_preserve_access_index(&inode->i_ctime_nsec));
-  bpf_probe_read_kernel(&v->key.dev, 4, __builtin_preserve_access_index(&sb->s_dev));
-  /* its top bit is a flag (I_CTIME_QUERIED, Linux 6.13's multigrain
-     times), not of the time: inode_get_ctime_nsec's mask */
-  v->key.ctime_nsec &= ~(1u << 31);
-  v->has_file = sb != NULL;
+  v->has_file = file_key(file, &v->key);
   return 0;
+}
+
+/* The executable's text into W->exe when its file's table is loaded:
+   from the task's mm (start_code and end_code, the executable segment
+   as the kernel loaded it; exe_file), without bpf_find_vma's lock, so
+   that a walk through the program and one library asks the kernel for
+   the library alone.  */
+static void exe_found(struct walk *w)
+{
+  struct prof_bpf_file_key key;
+  struct mm_struct *mm = w->mm;
+  struct file *file = NULL;
+  uint64_t start = 0, end = 0;
+  __builtin_memset(&key, 0, sizeof key);
+  w->exe.start = w->exe.end = 0;
+  kread(&start, __builtin_preserve_access_index(&mm->start_code));
+  kread(&end, __builtin_preserve_access_index(&mm->end_code));
+  kread(&file, __builtin_preserve_access_index(&mm->exe_file));
+  if (!file_key(file, &key))
+    return;
+  const struct prof_bpf_file *f = bpf_map_lookup_elem(&files, &key);
+  if (!f || end <= start || end - start > f->text_size)
+    return;
+  w->exe.start = start;
+  w->exe.end = end;
+  w->exe.bias = start - f->text_vaddr;
+  w->exe.module = f->module;
+  w->exe.nleaves = f->nleaves;
 }
 
 /* The mapping of PC as the kernel has it into W->vma, when its file's
    table is loaded (files), for a process or a mapping gorc-prof has not
    told the walker of yet: 1, or 0 when there is none, or none
-   executable.  Asked once a sample: in an interrupt, bpf_find_vma
-   leaves the mmap lock to an irq_work that runs after it, and says
-   EBUSY until then.  Kept in W for the walk's next frames.  (Global:
-   verified once, not on each of step's paths: 390 fewer instructions
-   checked.)  */
+   executable.  The executable's own text from the task's mm
+   (exe_found); another mapping's from bpf_find_vma, asked once a
+   sample: in an interrupt, it leaves the mmap lock to an irq_work that
+   runs after it, and says EBUSY until then.  Kept in W for the walk's
+   next frames.  (Global: verified once, not on each of step's paths:
+   390 fewer instructions checked.)  */
 GLOBAL int kernel_map(struct walk *w, uint64_t pc)
 {
   if (!w || !vma_files || w->from_held)
@@ -415,6 +459,15 @@ GLOBAL int kernel_map(struct walk *w, uint64_t pc)
   struct prof_bpf_map *m = &w->vma;
   if (pc - m->start < m->end - m->start)
     return 1;
+  if (!w->exe_asked) {
+    w->exe_asked = 1;
+    exe_found(w);
+  }
+  if (pc - w->exe.start < w->exe.end - w->exe.start) {
+    *m = w->exe;
+    count(PROF_BPF_STAT_VMA, 1);
+    return 1;
+  }
   if (w->vma_asked)
     return 0;
   w->vma_asked = 1;
@@ -537,6 +590,7 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
   w->chunk_base = 0;
   w->vma.start = w->vma.end = 0;
   w->vma_asked = 0;
+  w->exe_asked = 0;
   uint32_t at = w->nkernel;
   if (at >= PROF_BPF_MAX_KERNEL)
     at = PROF_BPF_MAX_KERNEL;
@@ -562,6 +616,7 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
     w->end = PROF_BPF_END_KERNEL;
     return;
   }
+  w->mm = mm;
   struct prof_bpf_regs r = { regs->ip, regs->sp, regs->bp, regs->bx };
   walk_from(w, &r, proc);
   count(PROF_BPF_STAT_FRAMES, w->nuser);

@@ -1,7 +1,7 @@
 /* gorc-prof --unwind=bpf: the kernel types the walker reads, as a
    minimal BTF for libbpf's CO-RE relocations.
 
-   The walker (prof-bpf.bpf.c) reads a few fields of six kernel types,
+   The walker (prof-bpf.bpf.c) reads a few fields of seven kernel types,
    relocated by libbpf against the running kernel's BTF.  Given none,
    libbpf 1.1 reads and indexes all of /sys/kernel/btf/vmlinux (5 MB or
    more) for them: a quarter of a short profile's CPU, and again for the
