@@ -7,6 +7,8 @@
 #ifdef GORC_HAVE_BPF
 #include <bpf/bpf.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -93,6 +95,29 @@ static void *publish(void *arg)
   return NULL;
 }
 
+/* The thread started: 1, or 0.  It takes no signal (gorc-prof's
+   handlers must wake the loop's poll, not it), and runs as an ordinary
+   task whatever the loop's policy then (a started program's start is
+   followed at real-time priority: see prof-record.c).  */
+static int start_thread(struct prof_publisher *p)
+{
+  pthread_attr_t attr;
+  struct sched_param param = { 0 };
+  sigset_t all, old;
+  int ok;
+  if (pthread_attr_init(&attr) != 0)
+    return 0;
+  pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+  pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+  pthread_attr_setschedparam(&attr, &param);
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  ok = pthread_create(&p->thread, &attr, publish, p) == 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy(&attr);
+  return ok;
+}
+
 struct prof_publisher *prof_publisher_new(int map_fd)
 {
   struct prof_publisher *p = calloc(1, sizeof *p);
@@ -114,7 +139,7 @@ void prof_publisher_queue(struct prof_publisher *p, uint32_t key, int inner_fd, 
 {
   pthread_mutex_lock(&p->lock);
   if (!p->started)
-    p->started = pthread_create(&p->thread, NULL, publish, p) == 0;
+    p->started = start_thread(p);
   if (p->started) {
     p->queued = prof_xgrow(p->queued, &p->cap_queued, p->nqueued + 1, sizeof *p->queued, 16,
                            SIZE_MAX);
