@@ -165,8 +165,9 @@ struct walk {
   uint32_t nuser;
   int32_t end;
   uint32_t from_held;         /* the stack is the held sample's copy, not the task's */
-  struct prof_bpf_map vma;    /* the last mapping kernel_map found (empty: none) */
-  uint32_t vma_asked;         /* kernel_map asked the kernel this sample */
+  struct prof_bpf_map map;    /* the frame's mapping, as kernel_map found it */
+  struct prof_bpf_map vma;    /* the mapping bpf_find_vma found this sample (empty: none) */
+  uint32_t vma_asked;         /* kernel_map asked bpf_find_vma this sample */
   struct mm_struct *mm;       /* the task's (its executable's text, for kernel_map) */
   struct prof_bpf_map exe;    /* the executable's text with its table (empty: none) */
   uint32_t exe_asked;         /* kernel_map looked for it this sample */
@@ -441,36 +442,17 @@ static void exe_found(struct walk *w)
   w->exe.bias = start - f->text_vaddr;
   w->exe.module = f->module;
   w->exe.nleaves = f->nleaves;
+  count(PROF_BPF_STAT_VMA, 1);
 }
 
-/* The mapping of PC as the kernel has it into W->vma, when its file's
-   table is loaded (files), for a process or a mapping gorc-prof has not
-   told the walker of yet: 1, or 0 when there is none, or none
-   executable.  The executable's own text from the task's mm
-   (exe_found); another mapping's from bpf_find_vma, asked once a
-   sample: in an interrupt, it leaves the mmap lock to an irq_work that
-   runs after it, and says EBUSY until then.  Kept in W for the walk's
-   next frames.  (Global: verified once, not on each of step's paths:
-   390 fewer instructions checked.)  */
-GLOBAL int kernel_map(struct walk *w, uint64_t pc)
+/* The mapping of PC from bpf_find_vma into W->vma, when it is
+   executable and its file's table is loaded: 1, or 0.  (Global: its
+   callback is checked once, for any caller.)  */
+GLOBAL int vma_lookup(struct walk *w, uint64_t pc)
 {
-  if (!w || !vma_files || w->from_held)
+  if (!w)
     return 0;
   struct prof_bpf_map *m = &w->vma;
-  if (pc - m->start < m->end - m->start)
-    return 1;
-  if (!w->exe_asked) {
-    w->exe_asked = 1;
-    exe_found(w);
-  }
-  if (pc - w->exe.start < w->exe.end - w->exe.start) {
-    *m = w->exe;
-    count(PROF_BPF_STAT_VMA, 1);
-    return 1;
-  }
-  if (w->vma_asked)
-    return 0;
-  w->vma_asked = 1;
   struct vma_found v;
   __builtin_memset(&v, 0, sizeof v);
   if (bpf_find_vma(bpf_get_current_task_btf(), pc, vma_found, &v, 0) != 0 || !v.has_file
@@ -488,6 +470,38 @@ GLOBAL int kernel_map(struct walk *w, uint64_t pc)
   m->module = f->module;
   m->nleaves = f->nleaves;
   count(PROF_BPF_STAT_VMA, 1);
+  return 1;
+}
+
+/* The mapping of PC as the kernel has it into W->map, when its file's
+   table is loaded (files), for a process or a mapping gorc-prof has not
+   told the walker of yet: 1, or 0 when there is none, or none
+   executable.  The executable's own text from the task's mm
+   (exe_found); another mapping's from bpf_find_vma (vma_lookup), asked
+   once a sample: in an interrupt, it leaves the mmap lock to an
+   irq_work that runs after it, and says EBUSY until then.  Both kept in
+   W for the walk's next frames.  (Global: checked once, not on each of
+   step's paths: 390 fewer instructions.)  */
+GLOBAL int kernel_map(struct walk *w, uint64_t pc)
+{
+  if (!w || !vma_files || w->from_held)
+    return 0;
+  if (!w->exe_asked) {
+    w->exe_asked = 1;
+    exe_found(w);
+  }
+  if (pc - w->exe.start < w->exe.end - w->exe.start) {
+    w->map = w->exe;
+    return 1;
+  }
+  if (pc - w->vma.start >= w->vma.end - w->vma.start) {
+    if (w->vma_asked)
+      return 0;
+    w->vma_asked = 1;
+    if (!vma_lookup(w, pc))
+      return 0;
+  }
+  w->map = w->vma;
   return 1;
 }
 
@@ -522,7 +536,7 @@ GLOBAL int step(struct walk *w, const struct prof_bpf_proc *proc)
   const struct prof_bpf_map *m = find_map(proc, pc);
   int rc;
   if (!m && kernel_map(w, pc))
-    m = &w->vma;
+    m = &w->map;
   if (!m) {                   /* not code, or a mapping not reported yet */
     w->end = PROF_BPF_END_NO_MAPPING;
     return 1;
