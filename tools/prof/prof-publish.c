@@ -157,9 +157,11 @@ size_t prof_publisher_done(struct prof_publisher *p, struct prof_published *out,
   eventfd_t unused;
   pthread_mutex_lock(&p->lock);
   size_t n = p->ndone < max ? p->ndone : max;
-  memcpy(out, p->done, n * sizeof *out);
-  memmove(p->done, p->done + n, (p->ndone - n) * sizeof *p->done);
-  p->ndone -= n;
+  if (n > 0) {                /* (none yet: no array) */
+    memcpy(out, p->done, n * sizeof *out);
+    memmove(p->done, p->done + n, (p->ndone - n) * sizeof *p->done);
+    p->ndone -= n;
+  }
   if (p->ndone == 0)
     eventfd_read(p->event_fd, &unused);   /* (readable again at the next put) */
   pthread_mutex_unlock(&p->lock);
