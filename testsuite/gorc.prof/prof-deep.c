@@ -13,14 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t go;
-static volatile double sink;
+#include "prof-test.h"
 
-static void on_usr1(int sig)
-{
-  (void)sig;
-  go = 1;
-}
+static volatile double sink;
 
 __attribute__((noinline)) static double leaf_work(int ms)
 {
@@ -49,11 +44,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: prof-deep DEPTH MS\n");
     return 2;
   }
-  signal(SIGUSR1, on_usr1);
-  printf("ready %d\n", (int)getpid());
-  fflush(stdout);
-  while (!go)
-    pause();
+  prof_wait_for_usr1();
   sink = recurse(atoi(argv[1]), atoi(argv[2]));
   return 0;
 }

@@ -10,18 +10,14 @@
 #include <stdlib.h>
 #include <time.h>
 
-static int cpu_ms(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (int)(t.tv_sec * 1000 + t.tv_nsec / 1000000);
-}
+#include "prof-test.h"
+
 
 #ifdef PROF_DLOPEN_LIB
 __attribute__((noinline)) double lib_work(int ms)
 {
   double s = 0;
-  for (int end = cpu_ms() + ms; cpu_ms() < end;)
+  for (double end = prof_cpu_ms() + ms; prof_cpu_ms() < end;)
     for (int i = 0; i < 100000; i++)
       s += i * 0.5;
   return s;
@@ -39,7 +35,7 @@ static volatile double sink;
 __attribute__((noinline)) static double main_work(int ms)
 {
   double s = 0;
-  for (int end = cpu_ms() + ms; cpu_ms() < end;)
+  for (double end = prof_cpu_ms() + ms; prof_cpu_ms() < end;)
     for (int i = 0; i < 100000; i++)
       s += i * 0.25;
   return s;

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prof-test.h"
+
 static volatile double sink;
 static volatile sig_atomic_t answered;   /* gorc-prof's answers so far */
 
@@ -52,17 +54,10 @@ static void run_on(const cpu_set_t *allowed, int which)
     }
 }
 
-static double cpu_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 __attribute__((noinline)) void fill_work(double ms)
 {
-  double end = cpu_ms() + ms;
-  while (cpu_ms() < end)
+  double end = prof_cpu_ms() + ms;
+  while (prof_cpu_ms() < end)
     for (int i = 0; i < 10000; i++)
       sink += i * 0.5;
 }

@@ -9,50 +9,26 @@
    process's mappings but [vsyscall] and the vdso.  Exits 0.  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
 
-static volatile sig_atomic_t go;
+#include "prof-test.h"
+
 static volatile long sink;
-
-static void on_usr1(int sig)
-{
-  (void)sig;
-  go = 1;
-}
-
-static double cpu_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 __attribute__((noinline)) static void lookup_loop(double ms)
 {
   static const char *const names[] = { "printf", "malloc", "no_such_symbol_here", "qsort" };
-  double end = cpu_ms() + ms;
-  while (cpu_ms() < end)
+  double end = prof_cpu_ms() + ms;
+  while (prof_cpu_ms() < end)
     for (int i = 0; i < 1000; i++)
       sink += (long)dlsym(RTLD_DEFAULT, names[i & 3]);
 }
 
 int main(int argc, char **argv)
 {
-  sigset_t usr1, old;
   if (argc != 2)
     return 2;
-  sigemptyset(&usr1);
-  sigaddset(&usr1, SIGUSR1);
-  sigprocmask(SIG_BLOCK, &usr1, &old);
-  signal(SIGUSR1, on_usr1);
-  printf("ready %d\n", (int)getpid());
-  fflush(stdout);
-  while (!go)
-    sigsuspend(&old);
+  prof_wait_for_usr1();
   lookup_loop(atof(argv[1]));
   return 0;
 }

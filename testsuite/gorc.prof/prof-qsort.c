@@ -9,15 +9,10 @@
 #include <stdlib.h>
 #include <time.h>
 
-static volatile double sink;
-static int end_ms;
+#include "prof-test.h"
 
-static int cpu_ms(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (int)(t.tv_sec * 1000 + t.tv_nsec / 1000000);
-}
+static volatile double sink;
+static double end_ms;
 
 __attribute__((noinline)) static void leaf_work(void)
 {
@@ -41,8 +36,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: prof-qsort MS\n");
     return 2;
   }
-  end_ms = cpu_ms() + atoi(argv[1]);
-  while (cpu_ms() < end_ms) {
+  end_ms = prof_cpu_ms() + atoi(argv[1]);
+  while (prof_cpu_ms() < end_ms) {
     for (int i = 0; i < 64; i++)
       v[i] = (i * 7919) % 64;
     qsort(v, 64, sizeof *v, compare);

@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prof-test.h"
+
 #define DEEP_LEVELS 64
 
 static volatile double sink;
@@ -94,11 +96,6 @@ static void on_sigprof(int sig)
   handler_work();
 }
 
-static void on_usr1(int sig)
-{
-  (void)sig;
-  go = 1;
-}
 
 static void use_sigprof(void)
 {
@@ -109,20 +106,6 @@ static void use_sigprof(void)
   sigaction(SIGPROF, &sa, NULL);
   struct itimerval it = { { 0, 2000 }, { 0, 2000 } };
   setitimer(ITIMER_PROF, &it, NULL);
-}
-
-static void wait_for_usr1(void)
-{
-  sigset_t usr1, old;
-  sigemptyset(&usr1);
-  sigaddset(&usr1, SIGUSR1);
-  sigprocmask(SIG_BLOCK, &usr1, &old);
-  signal(SIGUSR1, on_usr1);
-  printf("ready %d\n", (int)getpid());
-  fflush(stdout);
-  while (!go)
-    sigsuspend(&old);
-  sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 int main(int argc, char **argv)
@@ -144,8 +127,10 @@ int main(int argc, char **argv)
   go = !wait;
   for (int i = 0; i < threads && i < 16; i++)
     pthread_create(&t[i], NULL, thread_main, NULL);
-  if (wait)
-    wait_for_usr1();
+  if (wait) {
+    prof_wait_for_usr1();
+    go = 1;
+  }
   if (sigprof)
     use_sigprof();
   main_chain();

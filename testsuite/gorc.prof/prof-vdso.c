@@ -10,20 +10,15 @@
 #include <stdlib.h>
 #include <time.h>
 
-static volatile long sink;
+#include "prof-test.h"
 
-static double cpu_ms(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+static volatile long sink;
 
 __attribute__((noinline)) static void spin(double ms)
 {
   struct timespec ts;
-  double end = cpu_ms() + ms;
-  while (cpu_ms() < end)
+  double end = prof_cpu_ms() + ms;
+  while (prof_cpu_ms() < end)
     for (int i = 0; i < 10000; i++) {
       clock_gettime(CLOCK_MONOTONIC, &ts);
       sink += ts.tv_nsec;
