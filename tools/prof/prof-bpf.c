@@ -1101,18 +1101,23 @@ static int load_rewalker(struct prof_bpf *b)
    kernel's count cannot be reset).  Its tables and states stay, out of
    reach: a table is found through a mapping, and this run writes its
    own.  REWALK_NOW: prof_rewalk loaded now, as prof_bpf_open does.  */
+/* Every entry of the hash map MAP deleted, through KEY (room for one
+   of its keys).  */
+static void clear_hash(const struct bpf_map *map, void *key)
+{
+  int fd = bpf_map__fd(map);
+  while (bpf_map_get_next_key(fd, NULL, key) == 0 && bpf_map_delete_elem(fd, key) == 0)
+    ;
+}
+
 static void clear_kept(struct prof_bpf *b, int rewalk_now)
 {
   run_time(b, &b->run_ns0, &b->runs0);
-  int procs = bpf_map__fd(b->skel->maps.procs), stats = bpf_map__fd(b->skel->maps.stats);
+  int stats = bpf_map__fd(b->skel->maps.stats);
   uint32_t pid;
-  while (bpf_map_get_next_key(procs, NULL, &pid) == 0 && bpf_map_delete_elem(procs, &pid) == 0)
-    ;
-  /* (their module ids are the last run's) */
-  int files = bpf_map__fd(b->skel->maps.files);
-  struct prof_bpf_file_key key;
-  while (bpf_map_get_next_key(files, NULL, &key) == 0 && bpf_map_delete_elem(files, &key) == 0)
-    ;
+  struct prof_bpf_file_key file;
+  clear_hash(b->skel->maps.procs, &pid);
+  clear_hash(b->skel->maps.files, &file);   /* (their module ids are the last run's) */
   int ncpus = libbpf_num_possible_cpus();
   uint64_t *zero = ncpus > 0 ? calloc((size_t)ncpus, sizeof *zero) : NULL;
   for (uint32_t stat = 0; zero && stat < PROF_BPF_STAT_COUNT; stat++)
