@@ -416,6 +416,19 @@ static long vma_found(struct task_struct *task, struct vm_area_struct *vma, void
   return 0;
 }
 
+/* M: [START, END) of the process, whose file's executable segment
+   (with table F) starts at TEXT_START.  */
+static void map_of_file(struct prof_bpf_map *m, uint64_t start, uint64_t end,
+                        uint64_t text_start, const struct prof_bpf_file *f)
+{
+  m->start = start;
+  m->end = end;
+  m->bias = text_start - f->text_vaddr;
+  m->module = f->module;
+  m->nleaves = f->nleaves;
+  count(PROF_BPF_STAT_VMA, 1);
+}
+
 /* The executable's text into W->exe when its file's table is loaded:
    from the task's mm (start_code and end_code, the executable segment
    as the kernel loaded it; exe_file), without bpf_find_vma's lock, so
@@ -437,12 +450,7 @@ static void exe_found(struct walk *w)
   const struct prof_bpf_file *f = bpf_map_lookup_elem(&files, &key);
   if (!f || end <= start || end - start > f->text_size)
     return;
-  w->exe.start = start;
-  w->exe.end = end;
-  w->exe.bias = start - f->text_vaddr;
-  w->exe.module = f->module;
-  w->exe.nleaves = f->nleaves;
-  count(PROF_BPF_STAT_VMA, 1);
+  map_of_file(&w->exe, start, end, start, f);
 }
 
 /* The mapping of PC from bpf_find_vma into W->vma, when it is
@@ -452,7 +460,6 @@ GLOBAL int vma_lookup(struct walk *w, uint64_t pc)
 {
   if (!w)
     return 0;
-  struct prof_bpf_map *m = &w->vma;
   struct vma_found v;
   __builtin_memset(&v, 0, sizeof v);
   if (bpf_find_vma(bpf_get_current_task_btf(), pc, vma_found, &v, 0) != 0 || !v.has_file
@@ -464,12 +471,8 @@ GLOBAL int vma_lookup(struct walk *w, uint64_t pc)
     return 0;
   /* the part of the mapping that is the file's executable segment */
   uint64_t text_start = pc - (off - f->text_offset);
-  m->start = v.start > text_start ? v.start : text_start;
-  m->end = v.end < text_start + f->text_size ? v.end : text_start + f->text_size;
-  m->bias = text_start - f->text_vaddr;
-  m->module = f->module;
-  m->nleaves = f->nleaves;
-  count(PROF_BPF_STAT_VMA, 1);
+  map_of_file(&w->vma, v.start > text_start ? v.start : text_start,
+              v.end < text_start + f->text_size ? v.end : text_start + f->text_size, text_start, f);
   return 1;
 }
 
