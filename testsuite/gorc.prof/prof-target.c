@@ -1,6 +1,6 @@
 /* gorc-prof test program: known call chains burning CPU.
 
-     prof-target [--wait] [--threads N] [--sigprof] [--deep] MS
+     prof-target [--wait] [--threads N] [--sigprof] [--deep] MS [--exec PROG ARG...]
 
    Every thread burns MS milliseconds of its own CPU time (as many
    samples whatever the machine's load) in
@@ -11,7 +11,8 @@
    --wait: start the threads, print "ready PID" and burn only after
    SIGUSR1 (to be attached to first).  --sigprof: the program uses SIGPROF itself (ITIMER_PROF,
    every 2 ms of CPU; the handler spins in handler_work) and fails unless
-   its handler ran.  Exits 0.  */
+   its handler ran.  --exec: then PROG with its ARGs runs in the same
+   process (another image), or the program exits 1.  Exits 0.  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -111,8 +112,11 @@ static void use_sigprof(void)
 int main(int argc, char **argv)
 {
   int threads = 0, wait = 0, sigprof = 0;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--wait") == 0)
+  char **exec_argv = NULL;
+  for (int i = 1; i < argc && !exec_argv; i++) {
+    if (strcmp(argv[i], "--exec") == 0 && i + 1 < argc)
+      exec_argv = &argv[i + 1];
+    else if (strcmp(argv[i], "--wait") == 0)
       wait = 1;
     else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       threads = atoi(argv[++i]);
@@ -141,6 +145,11 @@ int main(int argc, char **argv)
     setitimer(ITIMER_PROF, &off, NULL);
     printf("sigprof ticks %d\n", (int)ticks);
     return ticks > 0 ? 0 : 1;
+  }
+  if (exec_argv) {
+    execv(exec_argv[0], exec_argv);
+    perror(exec_argv[0]);
+    return 1;
   }
   return 0;
 }

@@ -132,18 +132,42 @@ void prof_proc_add_tid(struct prof_proc *p, uint32_t tid)
 }
 
 void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
-                        const char *name)
+                        const char *name, uint64_t time)
 {
-  for (size_t i = 0; i < p->nspans; i++)
-    if (p->spans[i].base == base && p->spans[i].lo == lo && p->spans[i].hi == hi
-        && strcmp(p->spans[i].name, name) == 0)
+  /* the same mapping again (a re-read of the maps, a library mapped
+     anew where it was) is the one there, unless another was mapped
+     over it since */
+  for (size_t i = p->nspans; i-- > 0;) {
+    const struct prof_span *o = &p->spans[i];
+    if (o->lo >= hi || lo >= o->hi)
+      continue;
+    if (o->base == base && o->lo == lo && o->hi == hi && strcmp(o->name, name) == 0)
       return;
+    if (o->base != base || strcmp(o->name, name) != 0)
+      p->spans_overlap = 1;
+    break;
+  }
   p->spans = prof_xrealloc(p->spans, (p->nspans + 1) * sizeof *p->spans);
   struct prof_span *s = &p->spans[p->nspans++];
   s->base = base;
   s->lo = lo;
   s->hi = hi;
+  s->time = time;
   s->name = prof_xstrdup(name);
+}
+
+const struct prof_span *prof_span_of(const struct prof_proc *p, uint64_t pc, uint64_t time)
+{
+  const struct prof_span *later = NULL;
+  for (size_t i = p->nspans; i-- > 0;) {
+    const struct prof_span *s = &p->spans[i];
+    if (pc < s->lo || pc >= s->hi)
+      continue;
+    if (s->time <= time)
+      return s;
+    later = s;
+  }
+  return later;
 }
 
 void *prof_xgrow(void *v, size_t *cap, size_t min, size_t size, size_t first, size_t huge)

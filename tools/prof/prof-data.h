@@ -12,9 +12,11 @@
 #include "prof-unwind.h"
 
 /* An address span of a process that a file maps: address A is A - BASE
-   in the file.  */
+   in the file, from TIME on (the mapping's record's; 0: mapped before
+   the recording, or no time known).  */
 struct prof_span {
   uint64_t base, lo, hi;
+  uint64_t time;
   char *name;                /* the file's path */
 };
 
@@ -41,8 +43,14 @@ struct prof_sample {
 struct prof_proc {
   pid_t pid;
   char comm[32];
-  struct prof_span *spans;   /* in the order they were mapped; the last one wins */
+  /* in the order they were mapped: an address is the last one's mapped
+     by the sample's time (prof_span_of) */
+  struct prof_span *spans;
   size_t nspans;
+  /* a span was mapped over another file's (an exec, or a library
+     mapped where another was): an address names other code at other
+     times */
+  int spans_overlap;
   struct prof_sample *samples;
   size_t nsamples, cap_samples;
   uint64_t *ips;
@@ -137,8 +145,14 @@ void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
    P is gone.  Rather no table and no names than another file's.  */
 const char *prof_proc_file(const struct prof_data *d, const struct prof_proc *p,
                            const char *path, const struct prof_file_id *id);
+/* P maps file NAME at [LO, HI) from TIME on, address A at A - BASE in
+   it.  */
 void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
-                        const char *name);
+                        const char *name, uint64_t time);
+/* The span of P that holds PC at TIME: the last one mapped by then;
+   else the first one mapped after (a mapping's time a little late, as
+   a /proc/PID/maps read's); NULL: none.  */
+const struct prof_span *prof_span_of(const struct prof_proc *p, uint64_t pc, uint64_t time);
 /* A sample of thread TID of P: its NKERNEL kernel addresses KIPS
    (innermost first), then its NUSER user addresses UIPS (innermost
    first), the user walk ended as END.  Every way of taking samples

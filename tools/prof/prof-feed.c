@@ -11,7 +11,8 @@
 #include "prof-perf.h"
 
 static void map_file(struct prof_data *d, uint32_t pid, uint64_t addr, uint64_t len,
-                     uint64_t pgoff, const char *name, const struct prof_file_id *id)
+                     uint64_t pgoff, const char *name, const struct prof_file_id *id,
+                     uint64_t time)
 {
   struct prof_proc *p = prof_proc_get(d, (pid_t)pid);
   if (!(name = prof_proc_file(d, p, name, id)))
@@ -19,7 +20,7 @@ static void map_file(struct prof_data *d, uint32_t pid, uint64_t addr, uint64_t 
   prof_space_map(&p->space, addr, len, pgoff, name);
   const struct prof_map *m = prof_space_find(&p->space, addr);
   if (m && m->mod)
-    prof_proc_add_span(p, m->bias, addr, addr + len, m->path);
+    prof_proc_add_span(p, m->bias, addr, addr + len, m->path, time);
 }
 
 /* The file name that follows a body of SIZE bytes, cut at the record's
@@ -37,7 +38,8 @@ static int record_name(const uint8_t *rec, size_t len, size_t body, char *name, 
   return 0;
 }
 
-static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int v2)
+static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int v2,
+                       uint64_t time)
 {
   char name[4096];
   if (v2) {
@@ -52,7 +54,7 @@ static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int 
     struct prof_file_id id = { b.inode.maj, b.inode.min, b.inode.ino };
     if (by_build_id && b.build_id.size <= sizeof b.build_id.id)
       prof_modules_expect_build_id(name, b.build_id.id, b.build_id.size);
-    map_file(d, b.pid, b.addr, b.len, b.pgoff, name, by_build_id ? NULL : &id);
+    map_file(d, b.pid, b.addr, b.len, b.pgoff, name, by_build_id ? NULL : &id, time);
   } else {
     struct gorc_perf_mmap_body b;
     const struct perf_event_header *h = (const void *)rec;
@@ -60,7 +62,7 @@ static void feed_mmap2(struct prof_data *d, const uint8_t *rec, size_t len, int 
       return;
     memcpy(&b, rec + sizeof *h, sizeof b);
     if (record_name(rec, len, sizeof b, name, sizeof name) == 0)
-      map_file(d, b.pid, b.addr, b.len, b.pgoff, name, NULL);
+      map_file(d, b.pid, b.addr, b.len, b.pgoff, name, NULL, time);
   }
 }
 
@@ -94,7 +96,7 @@ static void feed_task(struct prof_data *d, const uint8_t *rec, size_t len, int f
     memcpy(child->comm, parent->comm, sizeof child->comm);
     for (size_t i = 0; i < parent->nspans; i++)
       prof_proc_add_span(child, parent->spans[i].base, parent->spans[i].lo,
-                         parent->spans[i].hi, parent->spans[i].name);
+                         parent->spans[i].hi, parent->spans[i].name, parent->spans[i].time);
   } else if (fork) {
     if (b.tid != b.pid && d->ends_by_threads)
       prof_proc_get(d, (pid_t)b.pid)->threads_alive++;
@@ -184,7 +186,7 @@ int prof_feed_uses(const uint8_t *rec, size_t len)
 }
 
 void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,
-                      size_t len)
+                      size_t len, uint64_t time)
 {
   const struct perf_event_header *h = (const void *)rec;
   uint64_t lost[2];
@@ -195,7 +197,7 @@ void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, con
     break;
   case PERF_RECORD_MMAP2:
   case PERF_RECORD_MMAP:
-    feed_mmap2(d, rec, len, h->type == PERF_RECORD_MMAP2);
+    feed_mmap2(d, rec, len, h->type == PERF_RECORD_MMAP2, time);
     break;
   case PERF_RECORD_COMM:
     feed_comm(d, rec, len);

@@ -165,18 +165,10 @@ static const char *symbol_name(const char *path, uint64_t rel)
   return s->name;
 }
 
-/* The mapping of P that holds PC (the last one made wins).  */
-static const struct prof_span *span_of(const struct prof_proc *p, uint64_t pc)
+const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, uint64_t time, char *tmp,
+                            size_t tmplen)
 {
-  for (size_t i = p->nspans; i-- > 0;)
-    if (pc >= p->spans[i].lo && pc < p->spans[i].hi)
-      return &p->spans[i];
-  return NULL;
-}
-
-const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, size_t tmplen)
-{
-  const struct prof_span *m = span_of(p, pc);
+  const struct prof_span *m = prof_span_of(p, pc, time);
   if (!m)
     return "[unknown]";
   const char *name = symbol_name(m->name, pc - m->base);
@@ -198,13 +190,16 @@ struct name_cache {
   const char *name[NAME_CACHE_SIZE];  /* NULL: empty */
 };
 
+/* (Not for a process whose addresses name other code at other times.)  */
 static const char *cached_name(struct name_cache *c, const struct prof_proc *p, uint64_t pc,
-                               char *tmp, size_t tmplen)
+                               uint64_t time, char *tmp, size_t tmplen)
 {
   size_t i = (pc ^ pc >> 12) & (NAME_CACHE_SIZE - 1);
+  if (p->spans_overlap)
+    return prof_frame_name(p, pc, time, tmp, tmplen);
   if (c->name[i] && c->pc[i] == pc)
     return c->name[i];
-  const char *name = prof_frame_name(p, pc, tmp, tmplen);
+  const char *name = prof_frame_name(p, pc, time, tmp, tmplen);
   if (name != tmp) {
     c->pc[i] = pc;
     c->name[i] = name;
@@ -245,10 +240,10 @@ static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
       for (uint32_t f = s->nkernel; f < s->n; f++) {
         uint64_t pc = frame_pc(p, s, f);
         uint64_t *slot = &seen->pc1[(pc ^ pc >> 12) & (NAME_CACHE_SIZE - 1)];
-        if (*slot == pc + 1)
+        if (*slot == pc + 1 && !p->spans_overlap)
           continue;
         *slot = pc + 1;
-        const struct prof_span *m = span_of(p, pc);
+        const struct prof_span *m = prof_span_of(p, pc, s->time);
         if (m)
           file_meet(file_syms_of(m->name), pc - m->base);
       }
@@ -267,7 +262,7 @@ static void stack_line(struct prof_text *l, const struct prof_proc *p, const str
     /* a caller's frame is its call: the return address - 1 (a
        callchain's addresses are printed as they are, as perf does) */
     uint64_t ip = p->ips[s->at + fr] - (fr > s->nkernel && s->end != PROF_WALK_CALLCHAIN);
-    const struct prof_span *m = span_of(p, ip);
+    const struct prof_span *m = prof_span_of(p, ip, s->time);
     if (fr > s->nkernel)
       prof_text_put(l, ";", 1);
     if (!m) {
@@ -414,7 +409,7 @@ static void fold_sample(struct fold_table *t, struct name_cache *names, const st
   for (uint32_t f = s->n; f-- > 0;) {
     uint64_t pc = frame_pc(p, s, f);
     const char *name = f < s->nkernel ? prof_kernel_name(pc)
-                                      : cached_name(names, p, pc, tmp, sizeof tmp);
+                                      : cached_name(names, p, pc, s->time, tmp, sizeof tmp);
     /* the thread-start trampoline of libgorc (runtime/src/thread.c) is not the program's */
     if (strcmp(name, "gorc_rt_thread_start") == 0 && f > 0)
       continue;

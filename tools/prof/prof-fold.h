@@ -31,9 +31,10 @@ struct prof_fold_counts {
 struct prof_folded *prof_fold(const struct prof_data *d, size_t *n, struct prof_fold_counts *c);
 void prof_folded_free(struct prof_folded *f, size_t n);
 
-/* The display name of address PC of process P (a function, else
-   "[file]", else "[unknown]"); TMP holds it when it is made up.  */
-const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, char *tmp, size_t tmplen);
+/* The display name of address PC of process P at TIME (a function,
+   else "[file]", else "[unknown]"); TMP holds it when it is made up.  */
+const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, uint64_t time, char *tmp,
+                            size_t tmplen);
 
 /* Every sample of D to PATH, a line each: "TIME TID END FRAME;FRAME..."
    innermost first, END the enum prof_walk_end, each FRAME FILE+ADDR

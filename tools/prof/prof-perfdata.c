@@ -304,7 +304,7 @@ static void feed_queued(const struct perf_file *f, struct data_reader *r, struct
   prof_sort(r->queue, r->nqueue, sizeof *r->queue, ref_cmp);
   for (k = 0; k < r->nqueue && r->queue[k].time <= limit; k++) {
     const struct rec_ref *q = &r->queue[k];
-    prof_feed_record(d, &f->layout, r->buf + (q->offset - r->base), q->len);
+    prof_feed_record(d, &f->layout, r->buf + (q->offset - r->base), q->len, q->time);
     r->fed_time = q->time;
   }
   if (k == 0)

@@ -416,9 +416,10 @@ static int open_maps(pid_t pid)
 }
 
 /* The executable mappings of process PID of D in F (its /proc/PID/maps,
-   or a copy) into P (HOLES_ONLY: only those where P knows no mapping).  */
+   or a copy) into P (HOLES_ONLY: only those where P knows no mapping),
+   from TIME on (0: before the recording).  */
 static void read_maps(const struct prof_data *d, FILE *f, pid_t pid, struct prof_proc *p,
-                      int holes_only)
+                      int holes_only, uint64_t time)
 {
   char line[4096 + 256];
   while (fgets(line, sizeof line, f)) {
@@ -443,7 +444,7 @@ static void read_maps(const struct prof_data *d, FILE *f, pid_t pid, struct prof
     prof_space_map(&p->space, lo, hi - lo, off, file);
     const struct prof_map *m = prof_space_find(&p->space, lo);
     if (m && m->mod)
-      prof_proc_add_span(p, m->bias, lo, hi, m->path);
+      prof_proc_add_span(p, m->bias, lo, hi, m->path, time);
   }
 }
 
@@ -454,7 +455,7 @@ static void read_proc_maps(struct recorder *r, struct prof_proc *p, int holes_on
   int fd = open_maps(p->pid);
   FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
   if (f) {
-    read_maps(r->d, f, p->pid, p, holes_only);
+    read_maps(r->d, f, p->pid, p, holes_only, 0);
     fclose(f);
   } else if (fd >= 0) {
     close(fd);
@@ -740,7 +741,7 @@ static struct maps_read *maps_now(pid_t pid)
    place of one it knows: the records after the loss, fed in order,
    still say what changed), so that later samples are not cut at a
    module whose mmap was lost.  */
-static void feed_maps(struct prof_data *d, const struct maps_read *m)
+static void feed_maps(struct prof_data *d, const struct maps_read *m, uint64_t time)
 {
   struct prof_proc *p = prof_proc_get(d, m->pid);
   if (p->ended || m->len == 0)
@@ -748,7 +749,7 @@ static void feed_maps(struct prof_data *d, const struct maps_read *m)
   FILE *f = fmemopen((void *)m->text, m->len, "r");
   if (!f)
     return;
-  read_maps(d, f, m->pid, p, 1);
+  read_maps(d, f, m->pid, p, 1, time);
   fclose(f);
 }
 
@@ -803,7 +804,7 @@ static void reread_maps(struct recorder *r, uint64_t time)
     if (!m)
       continue;
     if (r->bpf) {
-      feed_maps(&r->bpf_view, m);
+      feed_maps(&r->bpf_view, m, 0);
       prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, pid), !r->o->all);
     }
     uint64_t at = time;
@@ -828,7 +829,7 @@ static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
 {
   const struct perf_event_header *h = (const void *)rec;
   uint32_t ids[4] = { 0 };    /* MMAP, MMAP2, COMM: pid, tid; FORK, EXIT: pid, ppid, tid, ptid */
-  prof_feed_record(&r->bpf_view, &r->layout, rec, len);
+  prof_feed_record(&r->bpf_view, &r->layout, rec, len, 0);
   if (len < sizeof *h + sizeof ids)
     return;
   memcpy(ids, rec + sizeof *h, sizeof ids);
@@ -1018,9 +1019,9 @@ static void feed_until(struct recorder *r, uint64_t horizon)
       prof_bpf_feed(r->bpf, r->d, p->rec, p->len);
       prof_bpf_refresh(r->bpf, &r->bpf_view);
     } else if (p->kind == PEND_MAPS) {
-      feed_maps(r->d, (const struct maps_read *)p->rec);
+      feed_maps(r->d, (const struct maps_read *)p->rec, p->time);
     } else {
-      prof_feed_record(r->d, &r->layout, p->rec, p->len);
+      prof_feed_record(r->d, &r->layout, p->rec, p->len, p->time);
     }
     free(r->pend[k].rec);
     if (k % 256 == 255)

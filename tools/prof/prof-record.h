@@ -46,10 +46,11 @@ struct prof_record_opts {
 int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *status);
 
 /* Feed one perf record (header included, LEN bytes) written with layout L
-   into D: mappings, processes, threads, lost counts, and samples, each
-   unwound (user registers and stack) or taken from its callchain.  */
+   at TIME (0: not known) into D: mappings, processes, threads, lost
+   counts, and samples, each unwound (user registers and stack) or taken
+   from its callchain.  */
 void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,
-                      size_t len);
+                      size_t len, uint64_t time);
 
 /* Does prof_feed_record use the record REC (LEN bytes, at least its
    header) for more than its byte count (d->record_bytes)?  Not a mapping
