@@ -169,8 +169,9 @@ struct walk {
   struct prof_bpf_map vma;    /* the mapping bpf_find_vma found this sample (empty: none) */
   uint32_t vma_asked;         /* kernel_map asked bpf_find_vma this sample */
   struct mm_struct *mm;       /* the task's (its executable's text, for kernel_map) */
+  uint64_t exe_start, exe_end;  /* the executable's text, from the mm (0: none) */
   struct prof_bpf_map exe;    /* the executable's text with its table (empty: none) */
-  uint32_t exe_asked;         /* kernel_map looked for it this sample */
+  uint32_t exe_used;          /* kernel_map found a frame in it this sample */
 };
 
 /* The sample's walks, and prof_rewalk's (apart: a sample may interrupt
@@ -426,14 +427,13 @@ static void map_of_file(struct prof_bpf_map *m, uint64_t start, uint64_t end,
   m->bias = text_start - f->text_vaddr;
   m->module = f->module;
   m->nleaves = f->nleaves;
-  count(PROF_BPF_STAT_VMA, 1);
 }
 
-/* The executable's text into W->exe when its file's table is loaded:
-   from the task's mm (start_code and end_code, the executable segment
-   as the kernel loaded it; exe_file), without bpf_find_vma's lock, so
-   that a walk through the program and one library asks the kernel for
-   the library alone.  */
+/* The executable's text from the task's mm (start_code and end_code,
+   the executable segment as the kernel loaded it; exe_file) into
+   W->exe_start and exe_end, and into W->exe when its file's table is
+   loaded: without bpf_find_vma's lock, so that a walk through the
+   program and one library asks the kernel for the library alone.  */
 static void exe_found(struct walk *w)
 {
   struct prof_bpf_file_key key;
@@ -441,10 +441,11 @@ static void exe_found(struct walk *w)
   struct file *file = NULL;
   uint64_t start = 0, end = 0;
   __builtin_memset(&key, 0, sizeof key);
-  w->exe.start = w->exe.end = 0;
   kread(&start, __builtin_preserve_access_index(&mm->start_code));
   kread(&end, __builtin_preserve_access_index(&mm->end_code));
   kread(&file, __builtin_preserve_access_index(&mm->exe_file));
+  w->exe_start = start;
+  w->exe_end = end;
   if (!file_key(file, &key))
     return;
   const struct prof_bpf_file *f = bpf_map_lookup_elem(&files, &key);
@@ -473,6 +474,7 @@ GLOBAL int vma_lookup(struct walk *w, uint64_t pc)
   uint64_t text_start = pc - (off - f->text_offset);
   map_of_file(&w->vma, v.start > text_start ? v.start : text_start,
               v.end < text_start + f->text_size ? v.end : text_start + f->text_size, text_start, f);
+  count(PROF_BPF_STAT_VMA, 1);
   return 1;
 }
 
@@ -480,20 +482,19 @@ GLOBAL int vma_lookup(struct walk *w, uint64_t pc)
    table is loaded (files), for a process or a mapping gorc-prof has not
    told the walker of yet: 1, or 0 when there is none, or none
    executable.  The executable's own text from the task's mm
-   (exe_found); another mapping's from bpf_find_vma (vma_lookup), asked
-   once a sample: in an interrupt, it leaves the mmap lock to an
-   irq_work that runs after it, and says EBUSY until then.  Both kept in
-   W for the walk's next frames.  (Global: checked once, not on each of
+   (exe_found, at the walk's start); another mapping's from
+   bpf_find_vma (vma_lookup), asked once a sample: in an interrupt, it
+   leaves the mmap lock to an irq_work that runs after it, and says
+   EBUSY until then.  Both kept in W for the walk's next frames.  (Global: checked once, not on each of
    step's paths: 390 fewer instructions.)  */
 GLOBAL int kernel_map(struct walk *w, uint64_t pc)
 {
   if (!w || !vma_files || w->from_held)
     return 0;
-  if (!w->exe_asked) {
-    w->exe_asked = 1;
-    exe_found(w);
-  }
   if (pc - w->exe.start < w->exe.end - w->exe.start) {
+    if (!w->exe_used)
+      count(PROF_BPF_STAT_VMA, 1);
+    w->exe_used = 1;
     w->map = w->exe;
     return 1;
   }
@@ -607,7 +608,6 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
   w->chunk_base = 0;
   w->vma.start = w->vma.end = 0;
   w->vma_asked = 0;
-  w->exe_asked = 0;
   uint32_t at = w->nkernel;
   if (at >= PROF_BPF_MAX_KERNEL)
     at = PROF_BPF_MAX_KERNEL;
@@ -618,8 +618,44 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
   bpf_loop(PROF_BPF_MAX_FRAMES, loop_frame, &c, 0);
 }
 
+#define PAGE_SIZE (1ul << PAGE_SHIFT)
+
+/* PROC, the entry gorc-prof wrote for the task's process, if it holds
+   the task's image, else NULL: an exec (or a pid used again) that
+   gorc-prof has not read yet left the old image's mappings there, and
+   where the new image's code lies at the same addresses (no address
+   randomization) the old tables would walk it, wrong and complete.
+   The image's mark: the entry maps the executable's text (the task's
+   mm), to the executable's table and load address where the files map
+   has its file; else (no table loaded for it yet, or a file the kernel
+   names otherwise than gorc-prof found it: overlayfs) to a mapping with
+   no table, or one whose pages are the text's.  Without the file keys
+   (vma_files) it is taken as it is.  */
+static const struct prof_bpf_proc *proc_of_image(struct walk *w,
+                                                 const struct prof_bpf_proc *proc)
+{
+  if (!proc || !vma_files)
+    return proc;
+  const struct prof_bpf_map *m = find_map(proc, w->exe_start);
+  /* (kept from clang, which would test pc < m->end for it: the verifier
+     knows m's NULL by the test of m) */
+  asm volatile("" : "+r"(m));
+  if (m) {
+    if (w->exe.end && m->module == w->exe.module && m->bias == w->exe.bias)
+      return proc;
+    if (!w->exe.end
+        && (m->nleaves == 0
+            || (m->start == (w->exe_start & ~(PAGE_SIZE - 1))
+                && m->end == ((w->exe_end + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)))))
+      return proc;
+  }
+  count(PROF_BPF_STAT_STALE, 1);
+  return NULL;
+}
+
 /* The user part of the sample of TASK: its registers at the kernel
-   entry (or the interrupt), then the walk.  */
+   entry (or the interrupt), its executable (exe_found), then the walk
+   through its process's entry if that holds its image.  */
 static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
 {
   const struct prof_bpf_proc *proc = bpf_map_lookup_elem(&procs, &pid);
@@ -634,8 +670,12 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
     return;
   }
   w->mm = mm;
+  w->exe_start = w->exe_end = w->exe.start = w->exe.end = 0;
+  w->exe_used = 0;
+  if (vma_files)              /* (else its reads are of fields the kernel lacks) */
+    exe_found(w);
   struct prof_bpf_regs r = { regs->ip, regs->sp, regs->bp, regs->bx };
-  walk_from(w, &r, proc);
+  walk_from(w, &r, proc_of_image(w, proc));
   count(PROF_BPF_STAT_FRAMES, w->nuser);
 }
 

@@ -89,6 +89,9 @@ struct prof_bpf {
   void *fn_arg;
   int kernel_only;            /* GORC_PROF_TEST_BPF=kernel-only */
   int no_push;                /* GORC_PROF_TEST_BPF=no-push */
+  int stale_exec;             /* GORC_PROF_TEST_BPF=stale-exec */
+  pid_t *untold;              /* ... the processes that exec'd: told nothing more */
+  size_t nuntold, cap_untold;
   uint64_t rewalked, rewalk_failed;
   uint64_t held_not_code;     /* held samples whose pc lies in no mapping */
   uint64_t lost_told;         /* the samples dropped prof_bpf_lost_since said */
@@ -147,7 +150,10 @@ static void refusal(int err, char *why, size_t whylen)
    =no-push: no process's mappings are told to the walker, and a copied
    stack is marked "no table yet", not walked again: every stack walked
    was walked through the mappings the walker found in the kernel
-   (kernel_map).  1 for kernel-only.  */
+   (kernel_map).  =stale-exec: a process that execs is told nothing
+   more, so that the walker holds its old image's mappings for the new
+   image, as it does from an exec until gorc-prof reads its record.  1
+   for kernel-only.  */
 static const char *test_hook(void)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
@@ -323,6 +329,7 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
   b->no_push = strcmp(test_hook(), "no-push") == 0;
+  b->stale_exec = strcmp(test_hook(), "stale-exec") == 0;
   b->stats_fd = o->run_time_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
   b->publisher = prof_publisher_new(bpf_map__fd(skel->maps.tables));
   if (!b->publisher) {
@@ -989,11 +996,32 @@ static void proc_value(struct prof_bpf *b, const struct prof_proc *p, struct pro
   }
 }
 
+static int untold(const struct prof_bpf *b, pid_t pid)
+{
+  for (size_t i = 0; i < b->nuntold; i++)
+    if (b->untold[i] == pid)
+      return 1;
+  return 0;
+}
+
+void prof_bpf_exec(struct prof_bpf *b, pid_t pid)
+{
+  struct prof_bpf_proc told;
+  uint32_t key = (uint32_t)pid;
+  /* (a process the walker holds mappings of: not the started program's
+     own exec) */
+  if (!b->stale_exec || untold(b, pid)
+      || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.procs), &key, &told) != 0)
+    return;
+  b->untold = prof_xgrow(b->untold, &b->cap_untold, b->nuntold + 1, sizeof *b->untold, 16, SIZE_MAX);
+  b->untold[b->nuntold++] = pid;
+}
+
 /* P's mappings into the procs map, as their tables are now.  */
 static void push_proc(struct prof_bpf *b, const struct prof_proc *p)
 {
   struct prof_bpf_proc v;
-  if (b->no_push)
+  if (b->no_push || untold(b, p->pid))
     return;
   proc_value(b, p, &v);
   uint32_t pid = (uint32_t)p->pid;
@@ -1237,6 +1265,7 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
   uint32_t ring_kb = bpf_map__max_entries(b->skel->maps.samples) >> 10;
   fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full, %u %s), %llu user "
           "frames (limit %d a stack), %llu mappings found in the kernel (not told yet), %llu "
+          "samples of a process whose mappings were another image's (an exec not read yet), %llu "
           "stacks copied (a table not loaded yet), walked again in the kernel: %llu, %llu failed, "
           "%llu at a pc in no mapping\n",
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
@@ -1244,6 +1273,7 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
           ring_kb >= 1024 ? ring_kb >> 10 : ring_kb, ring_kb >= 1024 ? "MB" : "KB",
           (unsigned long long)frames, PROF_BPF_MAX_FRAMES,
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_VMA),
+          (unsigned long long)stat_sum(b, PROF_BPF_STAT_STALE),
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED),
           (unsigned long long)b->rewalked, (unsigned long long)b->rewalk_failed,
           (unsigned long long)b->held_not_code);
@@ -1292,6 +1322,7 @@ void prof_bpf_close(struct prof_bpf *b)
   if (b->btf_fd >= 0)
     close(b->btf_fd);
   free(b->tables);
+  free(b->untold);
   free(b->table_index);
   free(b->states);
   free(b->state_hash);
@@ -1326,6 +1357,7 @@ void prof_bpf_refresh(struct prof_bpf *b, const struct prof_data *view)
   (void)b;
   (void)view;
 }
+void prof_bpf_exec(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
 void prof_bpf_prepare(struct prof_bpf *b, const char *cmd) { (void)b; (void)cmd; }
 void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)

@@ -257,6 +257,7 @@ enum prof_bpf_stat {
   PROF_BPF_STAT_FRAMES,          /* user frames walked */
   PROF_BPF_STAT_COPIED,          /* stacks copied: a table not loaded yet */
   PROF_BPF_STAT_VMA,             /* mappings found in the kernel with a table (files) */
+  PROF_BPF_STAT_STALE,           /* samples whose process's entry was another image's */
   PROF_BPF_STAT_COUNT
 };
 
@@ -312,6 +313,10 @@ void prof_bpf_collect(struct prof_bpf *b, const struct prof_data *view);
    it starts (prof_program_files) and of the vdso, so that its first
    samples find them.  */
 void prof_bpf_prepare(struct prof_bpf *b, const char *cmd);
+/* Process PID exec'd (its COMM record, before the sync that tells the
+   walker): under the test hook GORC_PROF_TEST_BPF=stale-exec, the
+   walker, told of its mappings before, is told nothing more of it.  */
+void prof_bpf_exec(struct prof_bpf *b, pid_t pid);
 /* Process PID exited.  */
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid);
 /* Each sample in the ring buffer to FN (a struct prof_bpf_sample and its

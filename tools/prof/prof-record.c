@@ -833,6 +833,8 @@ static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
   if (len < sizeof *h + sizeof ids)
     return;
   memcpy(ids, rec + sizeof *h, sizeof ids);
+  if (h->type == PERF_RECORD_COMM && (h->misc & PERF_RECORD_MISC_COMM_EXEC))
+    prof_bpf_exec(r->bpf, (pid_t)ids[0]);
   if (h->type == PERF_RECORD_EXIT && ids[0] == ids[2]) {
     prof_bpf_forget(r->bpf, (pid_t)ids[0]);
   } else if (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_MMAP
