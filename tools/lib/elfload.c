@@ -61,6 +61,7 @@ static int map_whole_file(struct gorc_elf *g, const char *path)
   g->dev = st.st_dev;
   g->ino = st.st_ino;
   g->ctime = st.st_ctim;
+  g->mtime = st.st_mtim;
   return 0;
 }
 

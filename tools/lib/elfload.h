@@ -46,7 +46,7 @@ struct gorc_elf {
      which file the kernel maps, for gorc-prof's walker */
   dev_t dev;
   ino_t ino;
-  struct timespec ctime;
+  struct timespec ctime, mtime;
   Elf *elf;                /* elf_memory of buf */
   int is_rel;              /* ET_REL: addresses were assigned by the loader */
   unsigned e_type;

@@ -113,8 +113,12 @@ const char *prof_proc_file(const struct prof_data *d, const struct prof_proc *p,
   struct stat st;
   /* (inodes only: btrfs gives stat another device than the kernel's
      mapping records) */
-  if (!d->live || !id || path[0] != '/' || (stat(path, &st) == 0 && st.st_ino == id->ino))
+  if (!d->live || !id || path[0] != '/')
     return path;
+  if (stat(path, &st) == 0 && st.st_ino == id->ino) {
+    prof_modules_path_changed(path, &st);
+    return path;
+  }
   snprintf(in_root, sizeof in_root, "/proc/%d/root%s", (int)p->pid, path);
   if (stat(in_root, &st) != 0 || (st.st_ino != id->ino && !root_differs(p->pid)))
     return NULL;
@@ -132,7 +136,7 @@ void prof_proc_add_tid(struct prof_proc *p, uint32_t tid)
 }
 
 void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
-                        const char *name, uint64_t time)
+                        const char *name, const struct prof_module *mod, uint64_t time)
 {
   /* the same mapping again (a re-read of the maps, a library mapped
      anew where it was) is the one there, unless another was mapped
@@ -141,9 +145,10 @@ void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_
     const struct prof_span *o = &p->spans[i];
     if (o->lo >= hi || lo >= o->hi)
       continue;
-    if (o->base == base && o->lo == lo && o->hi == hi && strcmp(o->name, name) == 0)
+    int same_file = o->base == base && o->mod == mod && strcmp(o->name, name) == 0;
+    if (same_file && o->lo == lo && o->hi == hi)
       return;
-    if (o->base != base || strcmp(o->name, name) != 0)
+    if (!same_file)
       p->spans_overlap = 1;
     break;
   }
@@ -154,6 +159,7 @@ void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_
   s->hi = hi;
   s->time = time;
   s->name = prof_xstrdup(name);
+  s->mod = mod;
 }
 
 const struct prof_span *prof_span_of(const struct prof_proc *p, uint64_t pc, uint64_t time)

@@ -18,6 +18,7 @@ struct prof_span {
   uint64_t base, lo, hi;
   uint64_t time;
   char *name;                /* the file's path */
+  const struct prof_module *mod;  /* its module (the file read), or NULL: NAME names it */
 };
 
 /* One sample: its N frames, innermost first, are proc.ips[AT ..]: the
@@ -137,7 +138,9 @@ struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);
 void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
 /* The file gorc-prof reads for the file PATH that process P maps, whose
    inode the kernel gives in ID (D live, ID known; else PATH): PATH when
-   the file there is that inode; else a copy of the file P sees at PATH
+   the file there is that inode (PATH's module retired where it was read
+   from another file or before a write: prof_modules_path_changed);
+   else a copy of the file P sees at PATH
    (through /proc/PID/root: a chroot's or a container's file, which the
    same path here names another of, or none), when it is that inode or
    P's root is not gorc-prof's (overlayfs: the kernel names the layer's
@@ -145,10 +148,10 @@ void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
    P is gone.  Rather no table and no names than another file's.  */
 const char *prof_proc_file(const struct prof_data *d, const struct prof_proc *p,
                            const char *path, const struct prof_file_id *id);
-/* P maps file NAME at [LO, HI) from TIME on, address A at A - BASE in
-   it.  */
+/* P maps file NAME (read as module MOD, or NULL) at [LO, HI) from TIME
+   on, address A at A - BASE in it.  */
 void prof_proc_add_span(struct prof_proc *p, uint64_t base, uint64_t lo, uint64_t hi,
-                        const char *name, uint64_t time);
+                        const char *name, const struct prof_module *mod, uint64_t time);
 /* The span of P that holds PC at TIME: the last one mapped by then;
    else the first one mapped after (a mapping's time a little late, as
    a /proc/PID/maps read's); NULL: none.  */

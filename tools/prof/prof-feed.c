@@ -20,7 +20,7 @@ static void map_file(struct prof_data *d, uint32_t pid, uint64_t addr, uint64_t 
   prof_space_map(&p->space, addr, len, pgoff, name);
   const struct prof_map *m = prof_space_find(&p->space, addr);
   if (m && m->mod)
-    prof_proc_add_span(p, m->bias, addr, addr + len, m->path, time);
+    prof_proc_add_span(p, m->bias, addr, addr + len, m->path, m->mod, time);
 }
 
 /* The file name that follows a body of SIZE bytes, cut at the record's
@@ -96,7 +96,8 @@ static void feed_task(struct prof_data *d, const uint8_t *rec, size_t len, int f
     memcpy(child->comm, parent->comm, sizeof child->comm);
     for (size_t i = 0; i < parent->nspans; i++)
       prof_proc_add_span(child, parent->spans[i].base, parent->spans[i].lo,
-                         parent->spans[i].hi, parent->spans[i].name, parent->spans[i].time);
+                         parent->spans[i].hi, parent->spans[i].name, parent->spans[i].mod,
+                         parent->spans[i].time);
   } else if (fork) {
     if (b.tid != b.pid && d->ends_by_threads)
       prof_proc_get(d, (pid_t)b.pid)->threads_alive++;

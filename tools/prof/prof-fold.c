@@ -165,13 +165,21 @@ static const char *symbol_name(const char *path, uint64_t rel)
   return s->name;
 }
 
+/* The file that names the frames of span S: its module's (a file
+   replaced since: a copy of what the module read), or NULL.  */
+static const char *names_file(const struct prof_span *s)
+{
+  return s->mod ? prof_module_names_file(s->mod) : s->name;
+}
+
 const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, uint64_t time, char *tmp,
                             size_t tmplen)
 {
   const struct prof_span *m = prof_span_of(p, pc, time);
   if (!m)
     return "[unknown]";
-  const char *name = symbol_name(m->name, pc - m->base);
+  const char *file = names_file(m);
+  const char *name = file ? symbol_name(file, pc - m->base) : NULL;
   if (name)
     return name;
   const char *base = strrchr(m->name, '/');
@@ -244,8 +252,8 @@ static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
           continue;
         *slot = pc + 1;
         const struct prof_span *m = prof_span_of(p, pc, s->time);
-        if (m)
-          file_meet(file_syms_of(m->name), pc - m->base);
+        if (m && names_file(m))
+          file_meet(file_syms_of(names_file(m)), pc - m->base);
       }
     }
   }

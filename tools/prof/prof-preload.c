@@ -46,7 +46,7 @@ static void parse_record(struct prof_data *d, struct prof_proc *p, const unsigne
     const char *name = (const char *)r + sizeof m;
     char *nm = strndup(name, strnlen(name, len - sizeof m));
     if (nm)
-      prof_proc_add_span(p, m.base, m.lo, m.hi, nm, 0);
+      prof_proc_add_span(p, m.base, m.lo, m.hi, nm, NULL, 0);
     free(nm);
   } else if (h.type == GORC_PROF_END && len >= sizeof(struct gorc_prof_end)) {
     struct gorc_prof_end e;

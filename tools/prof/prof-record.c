@@ -444,7 +444,7 @@ static void read_maps(const struct prof_data *d, FILE *f, pid_t pid, struct prof
     prof_space_map(&p->space, lo, hi - lo, off, file);
     const struct prof_map *m = prof_space_find(&p->space, lo);
     if (m && m->mod)
-      prof_proc_add_span(p, m->bias, lo, hi, m->path, time);
+      prof_proc_add_span(p, m->bias, lo, hi, m->path, m->mod, time);
   }
 }
 

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -52,6 +53,11 @@ struct prof_module {
   uint8_t *eh_table;          /* a search table gorc-prof built (no .eh_frame_hdr) */
   GElf_Phdr *loads;           /* PT_LOAD headers */
   size_t nloads;
+  /* PATH names another file now (prof_modules_path_changed): a mapping
+     of PATH gets another module; this one's symbols are read from
+     NAMES_FROM, its copy (NULL: none, the file was written in place) */
+  int retired;
+  const char *names_from;
   struct prof_module *next;
 };
 
@@ -437,7 +443,7 @@ const char *prof_modules_save(const char *from, const char *key, const char *nam
 static struct prof_module *module_get(const char *path)
 {
   for (struct prof_module *m = modules; m; m = m->next)
-    if (strcmp(m->path, path) == 0)
+    if (strcmp(m->path, path) == 0 && !m->retired)
       return m;
   struct prof_module *m = calloc(1, sizeof *m);
   if (!m || !(m->path = strdup(path))) {
@@ -459,6 +465,38 @@ void prof_modules_end(void)
 struct prof_module *prof_module_of(const char *path)
 {
   return module_get(path);
+}
+
+void prof_modules_path_changed(const char *path, const struct stat *now)
+{
+  struct prof_module *m = NULL;
+  for (struct prof_module *o = modules; o && !m; o = o->next)
+    if (strcmp(o->path, path) == 0 && !o->retired)
+      m = o;
+  if (!m || m->elf.ino == 0
+      || (m->elf.ino == now->st_ino && m->elf.dev == now->st_dev
+          && m->elf.ctime.tv_sec == now->st_ctim.tv_sec
+          && m->elf.ctime.tv_nsec == now->st_ctim.tv_nsec))
+    return;
+  m->retired = 1;
+  /* another file at PATH, or this one with other attributes (chmod):
+     the module still maps the bytes it read, which name its frames; the
+     same file written since (its modification time) maps the new
+     bytes, and names none */
+  if (m->elf.ino != now->st_ino || m->elf.dev != now->st_dev
+      || (m->elf.mtime.tv_sec == now->st_mtim.tv_sec
+          && m->elf.mtime.tv_nsec == now->st_mtim.tv_nsec && m->elf.size == (size_t)now->st_size)) {
+    char key[96];
+    snprintf(key, sizeof key, "%llx:%llu:%lld.%09ld", (unsigned long long)m->elf.dev,
+             (unsigned long long)m->elf.ino, (long long)m->elf.ctime.tv_sec,
+             m->elf.ctime.tv_nsec);
+    m->names_from = scratch_write(key, strrchr(path, '/') + 1, m->elf.buf, m->elf.size);
+  }
+}
+
+const char *prof_module_names_file(const struct prof_module *m)
+{
+  return m->retired ? m->names_from : prof_module_file(m->path);
 }
 
 /* ---- the files a program maps as it starts ---- */

@@ -114,6 +114,20 @@ const char *prof_modules_save(const char *from, const char *key, const char *nam
 /* The module of the file at PATH (read at the first ask; NULL when out
    of memory): what a mapping of PATH gets.  */
 struct prof_module *prof_module_of(const char *path);
+/* PATH is the file stat describes as NOW (a mapping of it was just
+   reported).  Where PATH's module was read from another file (a program
+   built again and run again: a new inode), or from this one before it
+   changed (its change time: written, or its attributes), the module is
+   retired: PATH's next module is read anew (and the walker's files map
+   gets the new change time), and the retired one keeps its tables and
+   takes its frames' names from a copy of the bytes it read (none where
+   the file was written in place, its modification time or size
+   changed: its old bytes are gone).  */
+struct stat;
+void prof_modules_path_changed(const char *path, const struct stat *now);
+/* The file that names M's frames: its path (prof_module_file), or, once
+   retired, its copy (NULL: none).  */
+const char *prof_module_names_file(const struct prof_module *m);
 /* FN with the real path of each file the program CMD (found as execvp
    finds it) maps as it starts: the program, its interpreter and the
    libraries it names (DT_NEEDED, not theirs).  Guessed from the files,
