@@ -439,13 +439,22 @@ const char *prof_modules_save(const char *from, const char *key, const char *nam
   return path;
 }
 
-/* The module of PATH, read at its first use.  */
-static struct prof_module *module_get(const char *path)
+/* PATH's module (not retired), or NULL: none read yet.  */
+static struct prof_module *module_find(const char *path)
 {
   for (struct prof_module *m = modules; m; m = m->next)
     if (strcmp(m->path, path) == 0 && !m->retired)
       return m;
-  struct prof_module *m = calloc(1, sizeof *m);
+  return NULL;
+}
+
+/* The module of PATH, read at its first use.  */
+static struct prof_module *module_get(const char *path)
+{
+  struct prof_module *m = module_find(path);
+  if (m)
+    return m;
+  m = calloc(1, sizeof *m);
   if (!m || !(m->path = strdup(path))) {
     free(m);
     return NULL;
@@ -469,10 +478,7 @@ struct prof_module *prof_module_of(const char *path)
 
 void prof_modules_path_changed(const char *path, const struct stat *now)
 {
-  struct prof_module *m = NULL;
-  for (struct prof_module *o = modules; o && !m; o = o->next)
-    if (strcmp(o->path, path) == 0 && !o->retired)
-      m = o;
+  struct prof_module *m = module_find(path);
   if (!m || m->elf.ino == 0
       || (m->elf.ino == now->st_ino && m->elf.dev == now->st_dev
           && m->elf.ctime.tv_sec == now->st_ctim.tv_sec
