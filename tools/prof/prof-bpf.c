@@ -69,8 +69,8 @@ struct prof_bpf {
   int stats_fd;               /* BPF_ENABLE_STATS: run time kept while open */
   struct table *tables;
   size_t ntables, cap_tables;
-  size_t *table_index;        /* tables by module (index_slot), index + 1, 0 empty */
-  size_t index_cap;
+  struct index_entry *table_index;  /* modules' tables (index_slot) */
+  size_t index_cap, index_used;
   uint32_t next_id;
   struct gorc_state *states;  /* the states map's contents */
   size_t nstates, cap_states;
@@ -894,49 +894,74 @@ void prof_bpf_collect(struct prof_bpf *b, const struct prof_data *view)
   prof_bpf_refresh(b, view);
 }
 
-/* Where MOD's table's index (+ 1) is or would go in the open-addressed
-   table_index (asked for every mapping of every process at each sync:
-   -a meets hundreds of modules in hundreds of processes).  */
-static size_t *index_slot(const struct prof_bpf *b, const struct prof_module *mod)
+/* A module's table: tables[TABLE - 1] (0: an empty entry).  Modules of
+   one file (reached by two paths: a hard link, a file in a chroot seen
+   from outside) share one table, so that a file has one module id in
+   the walker (the files map's, which proc_of_image compares).  */
+struct index_entry {
+  const struct prof_module *mod;
+  size_t table;
+};
+
+/* Where MOD's entry is or would go in the open-addressed table_index
+   (asked for every mapping of every process at each sync: -a meets
+   hundreds of modules in hundreds of processes).  */
+static struct index_entry *index_slot(const struct prof_bpf *b, const struct prof_module *mod)
 {
   size_t mask = b->index_cap - 1;
   size_t i = (size_t)(((uintptr_t)mod >> 4) * 0x9e3779b97f4a7c15ull) & mask;
-  while (b->table_index[i] && b->tables[b->table_index[i] - 1].mod != mod)
+  while (b->table_index[i].table && b->table_index[i].mod != mod)
     i = (i + 1) & mask;
   return &b->table_index[i];
 }
 
-/* The index kept at most half full, as tables are added.  */
+/* The index kept at most half full, as entries are added.  */
 static void index_grow(struct prof_bpf *b)
 {
-  if (2 * (b->ntables + 1) <= b->index_cap)
+  if (2 * (b->index_used + 1) <= b->index_cap)
     return;
-  free(b->table_index);
+  struct index_entry *old = b->table_index;
+  size_t old_cap = b->index_cap;
   b->index_cap = b->index_cap ? 2 * b->index_cap : 256;
   b->table_index = calloc(b->index_cap, sizeof *b->table_index);
   if (!b->table_index)
     abort();
+  for (size_t i = 0; i < old_cap; i++)
+    if (old[i].table)
+      *index_slot(b, old[i].mod) = old[i];
+  free(old);
+}
+
+/* The table of another module of MOD's file, or NULL.  */
+static struct table *same_file_table(struct prof_bpf *b, const struct prof_module *mod)
+{
   for (size_t i = 0; i < b->ntables; i++)
-    *index_slot(b, b->tables[i].mod) = i + 1;
+    if (prof_module_same_file(b->tables[i].mod, mod))
+      return &b->tables[i];
+  return NULL;
 }
 
 /* The table of MOD, given an id (not built yet) when new.  */
 static struct table *table_of(struct prof_bpf *b, const struct prof_module *mod)
 {
-  size_t *slot = b->index_cap ? index_slot(b, mod) : NULL;
-  if (slot && *slot)
-    return &b->tables[*slot - 1];
+  struct index_entry *slot = b->index_cap ? index_slot(b, mod) : NULL;
+  if (slot && slot->table)
+    return &b->tables[slot->table - 1];
   index_grow(b);
-  b->tables = prof_xgrow(b->tables, &b->cap_tables, b->ntables + 1, sizeof *b->tables, 16,
-                         SIZE_MAX);
-  *index_slot(b, mod) = b->ntables + 1;
-  struct table *t = &b->tables[b->ntables++];
-  memset(t, 0, sizeof *t);
-  t->mod = mod;
-  t->fd = -1;
-  t->id = b->next_id < PROF_BPF_MAX_MODULES ? b->next_id++ : PROF_BPF_NO_MODULE;
-  if (t->id == PROF_BPF_NO_MODULE)
-    b->modules_failed++;
+  struct table *t = same_file_table(b, mod);
+  if (!t) {
+    b->tables = prof_xgrow(b->tables, &b->cap_tables, b->ntables + 1, sizeof *b->tables, 16,
+                           SIZE_MAX);
+    t = &b->tables[b->ntables++];
+    memset(t, 0, sizeof *t);
+    t->mod = mod;
+    t->fd = -1;
+    t->id = b->next_id < PROF_BPF_MAX_MODULES ? b->next_id++ : PROF_BPF_NO_MODULE;
+    if (t->id == PROF_BPF_NO_MODULE)
+      b->modules_failed++;
+  }
+  *index_slot(b, mod) = (struct index_entry){ mod, (size_t)(t - b->tables) + 1 };
+  b->index_used++;
   return t;
 }
 

@@ -500,6 +500,13 @@ void prof_modules_path_changed(const char *path, const struct stat *now)
   }
 }
 
+int prof_module_same_file(const struct prof_module *a, const struct prof_module *b)
+{
+  return a->ok && b->ok && a->elf.ino != 0 && a->elf.ino == b->elf.ino
+         && a->elf.dev == b->elf.dev && a->elf.ctime.tv_sec == b->elf.ctime.tv_sec
+         && a->elf.ctime.tv_nsec == b->elf.ctime.tv_nsec && a->elf.size == b->elf.size;
+}
+
 const char *prof_module_names_file(const struct prof_module *m)
 {
   return m->retired ? m->names_from : prof_module_file(m->path);

@@ -125,6 +125,9 @@ struct prof_module *prof_module_of(const char *path);
    changed: its old bytes are gone).  */
 struct stat;
 void prof_modules_path_changed(const char *path, const struct stat *now);
+/* Did A and B read the same file (device, inode, change time; not the
+   vdso, nor a file not read)?  */
+int prof_module_same_file(const struct prof_module *a, const struct prof_module *b);
 /* The file that names M's frames: its path (prof_module_file), or, once
    retired, its copy (NULL: none).  */
 const char *prof_module_names_file(const struct prof_module *m);
