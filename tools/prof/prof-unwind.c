@@ -276,6 +276,10 @@ static void eh_open(struct prof_module *m)
    end.  KEY says which file a copy is of.  */
 struct scratch {
   char *key, *path;
+  /* the file copied, as fstat gave it (ino 0: not a file's copy) */
+  dev_t dev;
+  ino_t ino;
+  struct timespec ctime, mtime;
   struct scratch *next;
 };
 
@@ -292,8 +296,10 @@ static const char *scratch_find(const char *key)
 }
 
 /* The copy of KEY, written as NAME from the LEN bytes at DATA when it
-   is new; NULL when it cannot be written.  */
-static const char *scratch_write(const char *key, const char *name, const void *data, size_t len)
+   is new, of the file ORIGIN read (NULL: not a file's bytes); NULL when
+   it cannot be written.  */
+static const char *scratch_write(const char *key, const char *name, const void *data, size_t len,
+                                 const struct gorc_elf *origin)
 {
   const char *known = scratch_find(key);
   if (known)
@@ -327,6 +333,12 @@ static const char *scratch_write(const char *key, const char *name, const void *
       free(c->key);
     free(c);
     return NULL;
+  }
+  if (origin) {
+    c->dev = origin->dev;
+    c->ino = origin->ino;
+    c->ctime = origin->ctime;
+    c->mtime = origin->mtime;
   }
   c->next = scratches;
   scratches = c;
@@ -383,7 +395,7 @@ static const char *vdso_file(void)
     return known;
   size_t size;
   const uint8_t *image = vdso_image(&size);
-  const char *path = image ? scratch_write("[vdso]", "[vdso]", image, size) : NULL;
+  const char *path = image ? scratch_write("[vdso]", "[vdso]", image, size, NULL) : NULL;
   return path ? path : "[vdso]";
 }
 
@@ -402,12 +414,28 @@ static int module_open(struct prof_module *m)
   return (image = vdso_image(&size)) ? gorc_elf_open_image(&m->elf, m->path, image, size) : -1;
 }
 
+/* A module read from a copy (prof_modules_save) takes the identity of
+   the file copied: what the kernel maps (the walker's files map finds
+   it), and what another module of that file has (one table).  */
+static void identity_of_copied(struct prof_module *m)
+{
+  for (const struct scratch *c = scratches; c; c = c->next)
+    if (c->ino != 0 && strcmp(c->path, m->path) == 0) {
+      m->elf.dev = c->dev;
+      m->elf.ino = c->ino;
+      m->elf.ctime = c->ctime;
+      m->elf.mtime = c->mtime;
+      return;
+    }
+}
+
 static void module_load(struct prof_module *m)
 {
   size_t nph = 0;
   GElf_Phdr ph;
   if (module_open(m) != 0 || m->elf.is_rel)
     return;
+  identity_of_copied(m);
   if (elf_getphdrnum(m->elf.elf, &nph) != 0)
     return;
   m->loads = calloc(nph ? nph : 1, sizeof *m->loads);
@@ -434,7 +462,7 @@ const char *prof_modules_save(const char *from, const char *key, const char *nam
   const char *path = NULL;
   /* read whole (and checked to be ELF) by the tools' loader */
   if (gorc_elf_open_sections(&copy, from) == 0)
-    path = scratch_write(key, name, copy.buf, copy.size);
+    path = scratch_write(key, name, copy.buf, copy.size, &copy);
   gorc_elf_close(&copy);
   return path;
 }
@@ -496,7 +524,7 @@ void prof_modules_path_changed(const char *path, const struct stat *now)
     snprintf(key, sizeof key, "%llx:%llu:%lld.%09ld", (unsigned long long)m->elf.dev,
              (unsigned long long)m->elf.ino, (long long)m->elf.ctime.tv_sec,
              m->elf.ctime.tv_nsec);
-    m->names_from = scratch_write(key, strrchr(path, '/') + 1, m->elf.buf, m->elf.size);
+    m->names_from = scratch_write(key, strrchr(path, '/') + 1, m->elf.buf, m->elf.size, NULL);
   }
 }
 

@@ -108,7 +108,8 @@ const char *prof_module_file(const char *name);
    a file deleted since it was mapped; a file under another root, through
    /proc/PID/root), kept until prof_modules_end as NAME in a scratch
    directory: its path, the same for the same KEY, or NULL when it cannot
-   be read or written.  */
+   be read or written.  The module read from it has FROM's identity
+   (device, inode, times: the file the kernel maps), not the copy's.  */
 const char *prof_modules_save(const char *from, const char *key, const char *name);
 
 /* The module of the file at PATH (read at the first ask; NULL when out
