@@ -136,9 +136,9 @@ static void refusal(int err, char *why, size_t whylen)
 /* GORC_PROF_TEST_BPF=no-map: the tables map asked with no entries,
    which the kernel refuses (a real refusal, as an old kernel's would
    be, for the fallback's tests).  =kernel-only: a copied stack whose
-   walk again in the kernel fails is marked "no table yet" instead of
-   unwound in gorc-prof, so that a test knows every complete stack was
-   walked in the kernel.  =small-ring: the walker's ring buffer one page,
+   walk again in the kernel fails is unwound in gorc-prof and marked "no
+   table yet", so that a test knows every other stack was walked in the
+   kernel, and sees what the marked ones ran through.  =small-ring: the walker's ring buffer one page,
    which a held recording overflows.  =btf: the offsets of the kernel's
    fields read (prof_btf_minimal) said on stderr; =btf-read the same,
    the kernel's BTF read as where it cannot be mapped.  =many-states: the
@@ -148,9 +148,9 @@ static void refusal(int err, char *why, size_t whylen)
    =two-tables: the map of tables holds two, so that the kernel refuses
    the rest of a round's tables (publish_tables: a partial update).
    =no-push: no process's mappings are told to the walker, and a copied
-   stack is marked "no table yet", not walked again: every stack walked
-   was walked through the mappings the walker found in the kernel
-   (kernel_map).  =stale-exec: a process that execs is told nothing
+   stack is marked "no table yet" (unwound in gorc-prof), not walked
+   again: every other stack was walked through the mappings the walker
+   found in the kernel (kernel_map).  =stale-exec: a process that execs is told nothing
    more, so that the walker holds its old image's mappings for the new
    image, as it does from an exec until gorc-prof reads its record.  1
    for kernel-only.  */
@@ -1443,14 +1443,13 @@ static void feed_copy(struct prof_bpf *b, struct prof_data *d, struct prof_proc 
   int rc = rewalk(b, p, &r, after + sizeof r, stack_bytes, uips, &nuser, &bpf_end);
   if (rc == 0) {
     end = profile_end(bpf_end);
-  } else if (rc < 0 && !unwind_here(b)) {
-    end = PROF_WALK_NO_TABLE;
-    uips[0] = r.ip;
-    nuser = 1;
   } else {
     struct gorc_perf_regs regs = { r.ip, r.sp, r.bp, r.bx, GORC_PERF_REGS_MASK };
     end = prof_unwind(&p->space, &regs, after + sizeof r, stack_bytes, uips,
                       GORC_PROF_MAX_DEPTH, &nuser);
+    /* (the test hooks: the stack is shown, marked as not walked in the kernel) */
+    if (rc < 0 && !unwind_here(b))
+      end = PROF_WALK_NO_TABLE;
   }
   prof_proc_add_sample(p, s->time, PROF_BPF_TID(s->tid_end), end, kips, nkernel, uips, nuser);
 }
