@@ -233,6 +233,17 @@ static void say_unnamed(long visible, size_t hidden)
             PROF_KERNEL_UNNAMED);
 }
 
+/* Is the symbol NAME (LEN bytes) the end of the kernel's text or init
+   text, not a function?  An address past every function but such a
+   mark lies in no function kallsyms lists: code loaded and gone since
+   (a BPF program of another run, in the memory for modules and BPF),
+   as the kernel's own lookup finds no name for it.  */
+static int text_end(const char *name, size_t len)
+{
+  return (len == 6 && memcmp(name, "_etext", 6) == 0)
+         || (len == 10 && memcmp(name, "_einittext", 10) == 0);
+}
+
 /* Every address met and not named yet named by one read of kallsyms.  */
 static void name_by_kallsyms(void)
 {
@@ -251,7 +262,8 @@ static void name_by_kallsyms(void)
     struct candidate *c = &cands[i];
     if (i > 0 && cands[i - 1].found && better(c, cands[i - 1].sym))
       take(c, cands[i - 1].sym, cands[i - 1].name, cands[i - 1].name_len);
-    c->slot->name = c->found ? keep_name(c->name, c->name_len) : PROF_KERNEL_UNNAMED;
+    c->slot->name = c->found && !text_end(c->name, c->name_len) ? keep_name(c->name, c->name_len)
+                                                                 : PROF_KERNEL_UNNAMED;
   }
   for (size_t i = 0; i < n; i++)
     free(cands[i].name);

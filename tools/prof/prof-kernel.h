@@ -21,7 +21,8 @@ void prof_kernel_meet(uint64_t pc);
 /* The display name of kernel address PC, with PROF_KERNEL_SUFFIX: the
    text symbol at or below it (the kernel's lookup where BPF may run,
    else the first listed in /proc/kallsyms at the highest address at or
-   below it: the same symbol), else PROF_KERNEL_UNNAMED.  An address not
+   below it: the same symbol, unless that is the end of the kernel's
+   text: code gone since), else PROF_KERNEL_UNNAMED.  An address not
    named yet is named with every other address met and not named.  Where
    the kernel's lookup cannot run or name some, and kallsyms is read:
    without the privilege to see kernel addresses (kernel.kptr_restrict,
