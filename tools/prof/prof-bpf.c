@@ -138,22 +138,23 @@ static void refusal(int err, char *why, size_t whylen)
    be, for the fallback's tests).  =kernel-only: a copied stack whose
    walk again in the kernel fails is unwound in gorc-prof and marked "no
    table yet", so that a test knows every other stack was walked in the
-   kernel, and sees what the marked ones ran through.  =small-ring: the walker's ring buffer one page,
-   which a held recording overflows.  =btf: the offsets of the kernel's
-   fields read (prof_btf_minimal) said on stderr; =btf-read the same,
-   the kernel's BTF read as where it cannot be mapped.  =many-states: the
-   states map starts with TEST_FILLER_STATES states no table names, so
-   that the tables' states have ids past what a dense leaf's row holds
-   (8,190), as a machine's thousands of modules would make them.
-   =two-tables: the map of tables holds two, so that the kernel refuses
-   the rest of a round's tables (publish_tables: a partial update).
-   =no-push: no process's mappings are told to the walker, and a copied
-   stack is marked "no table yet" (unwound in gorc-prof), not walked
-   again: every other stack was walked through the mappings the walker
-   found in the kernel (kernel_map).  =stale-exec: a process that execs is told nothing
-   more, so that the walker holds its old image's mappings for the new
-   image, as it does from an exec until gorc-prof reads its record.  1
-   for kernel-only.  */
+   kernel, and sees what the marked ones ran through.  =small-ring: the
+   walker's ring buffer one page, which a held recording overflows.
+   =btf: the offsets of the kernel's fields read (prof_btf_minimal) said
+   on stderr; =btf-read the same, the kernel's BTF read as where it
+   cannot be mapped.  =many-states: the states map starts with
+   TEST_FILLER_STATES states no table names, so that the tables' states
+   have ids past what a dense leaf's row holds (8,190), as a machine's
+   thousands of modules would make them.  =two-tables: the map of tables
+   holds two, so that the kernel refuses the rest of a round's tables
+   (publish_tables: a partial update).  =no-push: no process's mappings
+   are told to the walker, and a copied stack is marked "no table yet"
+   (unwound in gorc-prof), not walked again: every other stack was
+   walked through the mappings the walker found in the kernel
+   (kernel_map).  =stale-exec: a process that execs, its mappings told,
+   is told nothing more, so that the walker holds its old image's
+   mappings for the new image, as it does from an exec until gorc-prof
+   reads its record.  1 for kernel-only.  */
 static const char *test_hook(void)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
@@ -1038,7 +1039,8 @@ void prof_bpf_exec(struct prof_bpf *b, pid_t pid)
   if (!b->stale_exec || untold(b, pid)
       || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.procs), &key, &told) != 0)
     return;
-  b->untold = prof_xgrow(b->untold, &b->cap_untold, b->nuntold + 1, sizeof *b->untold, 16, SIZE_MAX);
+  b->untold = prof_xgrow(b->untold, &b->cap_untold, b->nuntold + 1, sizeof *b->untold, 16,
+                         SIZE_MAX);
   b->untold[b->nuntold++] = pid;
 }
 
