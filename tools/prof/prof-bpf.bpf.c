@@ -485,8 +485,9 @@ GLOBAL int vma_lookup(struct walk *w, uint64_t pc)
    (exe_found, at the walk's start); another mapping's from
    bpf_find_vma (vma_lookup), asked once a sample: in an interrupt, it
    leaves the mmap lock to an irq_work that runs after it, and says
-   EBUSY until then.  Both kept in W for the walk's next frames.  (Global: checked once, not on each of
-   step's paths: 390 fewer instructions.)  */
+   EBUSY until then.  Both kept in W for the walk's next frames.
+   (Global: checked once, not on each of step's paths: 390 fewer
+   instructions.)  */
 GLOBAL int kernel_map(struct walk *w, uint64_t pc)
 {
   if (!w || !vma_files || w->from_held)
