@@ -32,6 +32,7 @@ struct pt_regs {
 struct mm_struct;
 struct task_struct {
   struct mm_struct *mm;
+  uint64_t self_exec_id;      /* counts the task's execs (and its parent's before the fork) */
 } __attribute__((preserve_access_index));
 
 /* For the mappings the walker finds itself (kernel_map).  */
@@ -171,6 +172,7 @@ struct walk {
   struct mm_struct *mm;       /* the task's (its executable's text, for kernel_map) */
   uint64_t exe_start, exe_end;  /* the executable's text, from the mm (0: none) */
   struct prof_bpf_map exe;    /* the executable's text with its table (empty: none) */
+  uint32_t exe_asked;         /* exe_found ran this sample */
   uint32_t exe_used;          /* kernel_map found a frame in it this sample */
 };
 
@@ -482,7 +484,7 @@ GLOBAL int vma_lookup(struct walk *w, uint64_t pc)
    table is loaded (files), for a process or a mapping gorc-prof has not
    told the walker of yet: 1, or 0 when there is none, or none
    executable.  The executable's own text from the task's mm
-   (exe_found, at the walk's start); another mapping's from
+   (exe_found, once a sample); another mapping's from
    bpf_find_vma (vma_lookup), asked once a sample: in an interrupt, it
    leaves the mmap lock to an irq_work that runs after it, and says
    EBUSY until then.  Both kept in W for the walk's next frames.
@@ -492,6 +494,10 @@ GLOBAL int kernel_map(struct walk *w, uint64_t pc)
 {
   if (!w || !vma_files || w->from_held)
     return 0;
+  if (!w->exe_asked) {
+    w->exe_asked = 1;
+    exe_found(w);
+  }
   if (pc - w->exe.start < w->exe.end - w->exe.start) {
     if (!w->exe_used)
       count(PROF_BPF_STAT_VMA, 1);
@@ -622,61 +628,66 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
 #define PAGE_SIZE (1ul << PAGE_SHIFT)
 
 /* PROC, the entry gorc-prof wrote for the task's process, if it holds
-   the task's image, else NULL: an exec (or a pid used again) that
-   gorc-prof has not read yet left the old image's mappings there, and
-   where the new image's code lies at the same addresses (no address
-   randomization) the old tables would walk it, wrong and complete.
-   The image's mark: the entry maps the executable's text (the task's
-   mm), to the executable's table and load address where the files map
-   has its file; else (no table loaded for it yet, or a file the kernel
-   names otherwise than gorc-prof found it: overlayfs) to a mapping with
-   no table, or one whose pages are the text's.  Without the file keys
+   the task's image (MM, EXEC: its mm and exec count), else NULL: an exec
+   (or a pid used again) that gorc-prof has not read yet left the old
+   image's mappings there, and where the new image's code lies at the
+   same addresses (no address randomization) the old tables would walk
+   it, wrong and complete.  The image's mark: the entry maps the
+   executable's text (the task's mm, exe_found), to the executable's
+   table and load address where the files map has its file; else (no
+   table loaded for it yet, or a file the kernel names otherwise than
+   gorc-prof found it: overlayfs) to a mapping with no table, or one
+   whose pages are the text's.  Checked once an image and entry: the
+   entry keeps the image it holds (an exec makes a new mm and counts
+   one more; gorc-prof's next write clears it).  Without the file keys
    (vma_files) it is taken as it is.  */
-static const struct prof_bpf_proc *proc_of_image(struct walk *w,
-                                                 const struct prof_bpf_proc *proc)
+static struct prof_bpf_proc *proc_of_image(struct walk *w, struct prof_bpf_proc *proc,
+                                           uint64_t mm, uint64_t exec)
 {
-  if (!proc || !vma_files)
+  if (!proc || !vma_files || (proc->image_mm == mm && proc->image_exec == exec))
     return proc;
+  w->exe_asked = 1;
+  exe_found(w);
   const struct prof_bpf_map *m = find_map(proc, w->exe_start);
   /* (kept from clang, which would test pc < m->end for it: the verifier
      knows m's NULL by the test of m) */
   asm volatile("" : "+r"(m));
-  if (m) {
-    if (w->exe.end && m->module == w->exe.module && m->bias == w->exe.bias)
-      return proc;
-    if (!w->exe.end
-        && (m->nleaves == 0
-            || (m->start == (w->exe_start & ~(PAGE_SIZE - 1))
-                && m->end == ((w->exe_end + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1)))))
-      return proc;
+  if (m
+      && (w->exe.end ? m->module == w->exe.module && m->bias == w->exe.bias
+                     : m->nleaves == 0
+                           || (m->start == (w->exe_start & ~(PAGE_SIZE - 1))
+                               && m->end == ((w->exe_end + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))))) {
+    proc->image_mm = mm;
+    proc->image_exec = exec;
+    return proc;
   }
   count(PROF_BPF_STAT_STALE, 1);
   return NULL;
 }
 
 /* The user part of the sample of TASK: its registers at the kernel
-   entry (or the interrupt), its executable (exe_found), then the walk
-   through its process's entry if that holds its image.  */
+   entry (or the interrupt), then the walk through its process's entry
+   if that holds its image.  */
 static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
 {
-  const struct prof_bpf_proc *proc = bpf_map_lookup_elem(&procs, &pid);
+  struct prof_bpf_proc *proc = bpf_map_lookup_elem(&procs, &pid);
   struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
   w->nuser = 0;
   /* read, not dereferenced: the verifier's check of a trusted pointer's
      field looks its type up by name through the kernel's BTF, 1.1 ms */
   struct mm_struct *mm = NULL;
+  uint64_t exec = 0;
   bpf_probe_read_kernel(&mm, sizeof mm, __builtin_preserve_access_index(&task->mm));
+  bpf_probe_read_kernel(&exec, sizeof exec, __builtin_preserve_access_index(&task->self_exec_id));
   if (!regs || !mm) {
     w->end = PROF_BPF_END_KERNEL;
     return;
   }
   w->mm = mm;
   w->exe_start = w->exe_end = w->exe.start = w->exe.end = 0;
-  w->exe_used = 0;
-  if (vma_files)              /* (else its reads are of fields the kernel lacks) */
-    exe_found(w);
+  w->exe_asked = w->exe_used = 0;
   struct prof_bpf_regs r = { regs->ip, regs->sp, regs->bp, regs->bx };
-  walk_from(w, &r, proc_of_image(w, proc));
+  walk_from(w, &r, proc_of_image(w, proc, (uint64_t)mm, exec));
   count(PROF_BPF_STAT_FRAMES, w->nuser);
 }
 

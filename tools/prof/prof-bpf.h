@@ -156,6 +156,11 @@ struct prof_bpf_map {
 struct prof_bpf_proc {
   uint32_t n;
   uint32_t pad;
+  /* The walker's, 0 as gorc-prof writes an entry: the task image (its
+     mm's address, its exec count) the walker last found the entry to
+     hold (proc_of_image), so that it checks once an image, not every
+     sample.  */
+  uint64_t image_mm, image_exec;
   struct prof_bpf_map maps[PROF_BPF_MAX_MAPS];
 };
 

@@ -45,7 +45,7 @@ static const struct wanted_struct {
 } wanted[] = {
   { "pt_regs", 4, { { "bp", FIELD_ULONG }, { "bx", FIELD_ULONG }, { "ip", FIELD_ULONG },
                     { "sp", FIELD_ULONG } }, 0 },
-  { "task_struct", 1, { { "mm", FIELD_POINTER } }, 0 },
+  { "task_struct", 2, { { "mm", FIELD_POINTER }, { "self_exec_id", FIELD_ULONG } }, 0 },
   { "mm_struct", 3, { { "start_code", FIELD_ULONG }, { "end_code", FIELD_ULONG },
                       { "exe_file", FIELD_POINTER } }, 1 },
   { "vm_area_struct", 5, { { "vm_start", FIELD_ULONG }, { "vm_end", FIELD_ULONG },
