@@ -90,8 +90,11 @@ struct prof_bpf {
   int kernel_only;            /* GORC_PROF_TEST_BPF=kernel-only */
   int no_push;                /* GORC_PROF_TEST_BPF=no-push */
   int stale_exec;             /* GORC_PROF_TEST_BPF=stale-exec */
-  pid_t *untold;              /* ... the processes that exec'd: told nothing more */
+  int stale_mmap;             /* GORC_PROF_TEST_BPF=stale-mmap */
+  pid_t *untold;              /* ... the processes that exec'd (mapped): told nothing more */
   size_t nuntold, cap_untold;
+  struct remap *remaps;       /* prof_bpf_remapped's */
+  size_t nremaps, cap_remaps;
   uint64_t rewalked, rewalk_failed;
   uint64_t held_not_code;     /* held samples whose pc lies in no mapping */
   uint64_t lost_told;         /* the samples dropped prof_bpf_lost_since said */
@@ -154,7 +157,8 @@ static void refusal(int err, char *why, size_t whylen)
    (kernel_map).  =stale-exec: a process that execs, its mappings told,
    is told nothing more, so that the walker holds its old image's
    mappings for the new image, as it does from an exec until gorc-prof
-   reads its record.  1 for kernel-only.  */
+   reads its record.  =stale-mmap: the same for a process that maps a
+   file over another's (prof_bpf_remapped).  1 for kernel-only.  */
 static const char *test_hook(void)
 {
   const char *t = getenv("GORC_PROF_TEST_BPF");
@@ -331,6 +335,7 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   b->kernel_only = kernel_only;
   b->no_push = strcmp(test_hook(), "no-push") == 0;
   b->stale_exec = strcmp(test_hook(), "stale-exec") == 0;
+  b->stale_mmap = strcmp(test_hook(), "stale-mmap") == 0;
   b->stats_fd = o->run_time_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
   b->publisher = prof_publisher_new(bpf_map__fd(skel->maps.tables));
   if (!b->publisher) {
@@ -1030,18 +1035,70 @@ static int untold(const struct prof_bpf *b, pid_t pid)
   return 0;
 }
 
-void prof_bpf_exec(struct prof_bpf *b, pid_t pid)
+/* Under a stale- test hook (HOOK set): PID, if the walker holds its
+   mappings (not the started program's own exec), is told nothing more.  */
+static void tell_no_more(struct prof_bpf *b, int hook, pid_t pid)
 {
   struct prof_bpf_proc told;
   uint32_t key = (uint32_t)pid;
-  /* (a process the walker holds mappings of: not the started program's
-     own exec) */
-  if (!b->stale_exec || untold(b, pid)
+  if (!hook || untold(b, pid)
       || bpf_map_lookup_elem(bpf_map__fd(b->skel->maps.procs), &key, &told) != 0)
     return;
   b->untold = prof_xgrow(b->untold, &b->cap_untold, b->nuntold + 1, sizeof *b->untold, 16,
                          SIZE_MAX);
   b->untold[b->nuntold++] = pid;
+}
+
+void prof_bpf_exec(struct prof_bpf *b, pid_t pid)
+{
+  tell_no_more(b, b->stale_exec, pid);
+}
+
+/* A span of a process whose walks from FROM to UNTIL went through
+   another file's table (prof_bpf_remapped).  */
+struct remap {
+  pid_t pid;
+  uint64_t lo, hi, from, until;
+};
+
+void prof_bpf_remapping(struct prof_bpf *b, pid_t pid)
+{
+  tell_no_more(b, b->stale_mmap, pid);
+}
+
+void prof_bpf_remapped(struct prof_bpf *b, pid_t pid, uint64_t lo, uint64_t hi, uint64_t from,
+                       uint64_t now)
+{
+  b->remaps = prof_xgrow(b->remaps, &b->cap_remaps, b->nremaps + 1, sizeof *b->remaps, 16,
+                         SIZE_MAX);
+  b->remaps[b->nremaps++] = (struct remap){ pid, lo, hi, from, untold(b, pid) ? UINT64_MAX : now };
+}
+
+/* The user addresses IPS[0..*NUSER) of a sample of PID at TIME walked in
+   the kernel: where the walk went through a span mapped anew before the
+   walker was told (a remap), the frames past its first in that span
+   were stepped with the old file's table: cut there, and the walk's
+   *END made "no table yet".  Remaps no sample can meet any more (fed
+   in time order) are dropped.  */
+static void cut_remapped(struct prof_bpf *b, pid_t pid, uint64_t time, const uint64_t *ips,
+                         unsigned *nuser, int32_t *end)
+{
+  size_t kept = 0;
+  for (size_t k = 0; k < b->nremaps; k++) {
+    const struct remap *m = &b->remaps[k];
+    if (m->until < time)
+      continue;
+    b->remaps[kept++] = *m;
+    if (m->pid != pid || time < m->from)
+      continue;
+    for (unsigned i = 0; i + 1 < *nuser; i++)
+      if (ips[i] - m->lo < m->hi - m->lo) {
+        *nuser = i + 1;
+        *end = PROF_WALK_NO_TABLE;
+        break;
+      }
+  }
+  b->nremaps = kept;
 }
 
 /* P's mappings into the procs map, as their tables are now.  */
@@ -1350,6 +1407,7 @@ void prof_bpf_close(struct prof_bpf *b)
     close(b->btf_fd);
   free(b->tables);
   free(b->untold);
+  free(b->remaps);
   free(b->table_index);
   free(b->states);
   free(b->state_hash);
@@ -1385,6 +1443,12 @@ void prof_bpf_refresh(struct prof_bpf *b, const struct prof_data *view)
   (void)view;
 }
 void prof_bpf_exec(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
+void prof_bpf_remapping(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
+void prof_bpf_remapped(struct prof_bpf *b, pid_t pid, uint64_t lo, uint64_t hi, uint64_t from,
+                       uint64_t now)
+{
+  (void)b; (void)pid; (void)lo; (void)hi; (void)from; (void)now;
+}
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
 void prof_bpf_prepare(struct prof_bpf *b, const char *cmd) { (void)b; (void)cmd; }
 void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
@@ -1475,7 +1539,10 @@ void prof_bpf_feed(struct prof_bpf *b, struct prof_data *d, const void *rec, siz
       feed_copy(b, d, p, &s, ips, (unsigned)nkernel, (const uint8_t *)(ips + nkernel),
                 (uint32_t)(8 * (n - nkernel - regs_words)));
   } else if (n > 0) {
-    prof_proc_add_sample(p, s.time, PROF_BPF_TID(s.tid_end), profile_end(PROF_BPF_END(s.tid_end)),
-                         ips, (unsigned)nkernel, ips + nkernel, (unsigned)(n - nkernel));
+    unsigned nuser = (unsigned)(n - nkernel);
+    int32_t end = profile_end(PROF_BPF_END(s.tid_end));
+    cut_remapped(b, (pid_t)s.pid, s.time, ips + nkernel, &nuser, &end);
+    prof_proc_add_sample(p, s.time, PROF_BPF_TID(s.tid_end), end, ips, (unsigned)nkernel,
+                         ips + nkernel, nuser);
   }
 }

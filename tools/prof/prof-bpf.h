@@ -322,6 +322,16 @@ void prof_bpf_prepare(struct prof_bpf *b, const char *cmd);
    walker): under the test hook GORC_PROF_TEST_BPF=stale-exec, the
    walker, told of its mappings before, is told nothing more of it.  */
 void prof_bpf_exec(struct prof_bpf *b, pid_t pid);
+/* Process PID maps a file over another's code (before the walker is
+   told: the test hook GORC_PROF_TEST_BPF=stale-mmap tells it nothing
+   more of PID).  */
+void prof_bpf_remapping(struct prof_bpf *b, pid_t pid);
+/* ... over [LO, HI), at FROM (its record's time); the walker was told
+   at NOW (a sample's clock).  Until then its walks through that span
+   used the old file's table: prof_bpf_feed cuts them there, "no table
+   yet", never a stack walked with another file's rules.  */
+void prof_bpf_remapped(struct prof_bpf *b, pid_t pid, uint64_t lo, uint64_t hi, uint64_t from,
+                       uint64_t now);
 /* Process PID exited.  */
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid);
 /* Each sample in the ring buffer to FN (a struct prof_bpf_sample and its

@@ -186,6 +186,21 @@ int prof_feed_uses(const uint8_t *rec, size_t len)
   }
 }
 
+int prof_feed_code_mapping(const uint8_t *rec, size_t len, pid_t *pid, uint64_t *addr,
+                           uint64_t *size)
+{
+  const struct perf_event_header *h = (const void *)rec;
+  struct gorc_perf_mmap_body b;   /* (the head of either record's body) */
+  if (!prof_feed_uses(rec, len) || (h->type != PERF_RECORD_MMAP2 && h->type != PERF_RECORD_MMAP)
+      || len < sizeof *h + sizeof b)
+    return 0;
+  memcpy(&b, rec + sizeof *h, sizeof b);
+  *pid = (pid_t)b.pid;
+  *addr = b.addr;
+  *size = b.len;
+  return 1;
+}
+
 void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, const uint8_t *rec,
                       size_t len, uint64_t time)
 {

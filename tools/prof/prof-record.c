@@ -822,14 +822,38 @@ static void pend_bpf(void *arg, const void *rec, size_t len, uint64_t time)
   pend_at(arg, rec, len, time, PEND_BPF);
 }
 
-/* --unwind=bpf: a side-band record fed now into the walker's view, the
-   walker told what changed: a process's mappings (mmap, exec, fork) or
-   its end.  */
-static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
+/* The module of the first mapping of P's view in [LO, HI) that has
+   one, or NULL.  */
+static const struct prof_module *module_in(const struct prof_proc *p, uint64_t lo, uint64_t hi)
+{
+  for (size_t i = 0; p && i < p->space.n; i++) {
+    const struct prof_map *m = &p->space.maps[i];
+    if (m->start < hi && lo < m->end && m->mod)
+      return m->mod;
+  }
+  return NULL;
+}
+
+/* --unwind=bpf: a side-band record (at TIME) fed now into the walker's
+   view, the walker told what changed: a process's mappings (mmap, exec,
+   fork) or its end.  A mapping over another file's code (dlclose, then
+   dlopen of another library where it was) is told to the walker after
+   the samples that met it: those are cut there (prof_bpf_remapped).  */
+static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len, uint64_t time)
 {
   const struct perf_event_header *h = (const void *)rec;
   uint32_t ids[4] = { 0 };    /* MMAP, MMAP2, COMM: pid, tid; FORK, EXIT: pid, ppid, tid, ptid */
+  pid_t pid;
+  uint64_t addr, size;
+  int code = prof_feed_code_mapping(rec, len, &pid, &addr, &size);
+  /* (a mapping's pieces are its module's: the first one met speaks for
+     all, as a library's code is one mapping) */
+  const struct prof_module *before =
+      code ? module_in(prof_proc_find(&r->bpf_view, pid), addr, addr + size) : NULL;
   prof_feed_record(&r->bpf_view, &r->layout, rec, len, 0);
+  int over = before && before != module_in(prof_proc_find(&r->bpf_view, pid), addr, addr + 1);
+  if (over)
+    prof_bpf_remapping(r->bpf, pid);
   if (len < sizeof *h + sizeof ids)
     return;
   memcpy(ids, rec + sizeof *h, sizeof ids);
@@ -841,6 +865,8 @@ static void feed_walker(struct recorder *r, const uint8_t *rec, size_t len)
              || h->type == PERF_RECORD_COMM || (h->type == PERF_RECORD_FORK && ids[0] != ids[1])) {
     prof_bpf_sync(r->bpf, prof_proc_get(&r->bpf_view, (pid_t)ids[0]), !r->o->all);
   }
+  if (over)
+    prof_bpf_remapped(r->bpf, pid, addr, addr + size, time, now_ns());
 }
 
 /* Is REC the exit record of a process's first thread (pid = tid), which
@@ -889,7 +915,7 @@ static void lingering_ends(struct recorder *r)
       struct gorc_perf_task_body b;
     } end = { { PERF_RECORD_EXIT, 0, sizeof end }, { (uint32_t)pid, 0, (uint32_t)pid, 0, now_ns() } };
     if (r->bpf)
-      feed_walker(r, (const uint8_t *)&end, sizeof end);
+      feed_walker(r, (const uint8_t *)&end, sizeof end, end.b.time);
     pend_at(r, &end, sizeof end, end.b.time, PEND_PERF);
   }
   r->nlingering = kept;
@@ -899,9 +925,9 @@ static void lingering_ends(struct recorder *r)
 static uint64_t pend(struct recorder *r, const uint8_t *rec, size_t len)
 {
   int lingering = lingers_on(r, rec, len);
-  if (r->bpf && !lingering)
-    feed_walker(r, rec, len);
   uint64_t time = record_time(r, rec, len);
+  if (r->bpf && !lingering)
+    feed_walker(r, rec, len, time);
   pend_at(r, rec, len, time, PEND_PERF);
   if (lingering)
     no_thread(r->pend[r->npend - 1].rec);

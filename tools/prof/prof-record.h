@@ -57,5 +57,10 @@ void prof_feed_record(struct prof_data *d, const struct gorc_perf_layout *l, con
    of data (most of a perf.data's mmap records), nor a type it ignores:
    a reader can count those and leave them out of its time order.  */
 int prof_feed_uses(const uint8_t *rec, size_t len);
+/* Is REC (LEN bytes) a mapping of a file's code (MMAP2 with PROT_EXEC,
+   or MMAP not of data)?  Then 1, its process and span into *PID, *ADDR,
+   *SIZE; else 0.  */
+int prof_feed_code_mapping(const uint8_t *rec, size_t len, pid_t *pid, uint64_t *addr,
+                           uint64_t *size);
 
 #endif
