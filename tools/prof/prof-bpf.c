@@ -1465,6 +1465,11 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
   return -1;
 }
 static int unwind_here(const struct prof_bpf *b) { (void)b; return 1; }
+static void cut_remapped(struct prof_bpf *b, pid_t pid, uint64_t time, const uint64_t *ips,
+                         unsigned *nuser, int32_t *end)
+{
+  (void)b; (void)pid; (void)time; (void)ips; (void)nuser; (void)end;
+}
 void prof_bpf_close(struct prof_bpf *b) { (void)b; }
 
 #endif
