@@ -435,13 +435,17 @@ static void map_of_file(struct prof_bpf_map *m, uint64_t start, uint64_t end,
    the executable segment as the kernel loaded it; exe_file) into
    W->exe_start and exe_end, and into W->exe when its file's table is
    loaded: without bpf_find_vma's lock, so that a walk through the
-   program and one library asks the kernel for the library alone.  */
+   program and one library asks the kernel for the library alone.  Once
+   a sample (W->exe_asked).  */
 static void exe_found(struct walk *w)
 {
   struct prof_bpf_file_key key;
   struct mm_struct *mm = w->mm;
   struct file *file = NULL;
   uint64_t start = 0, end = 0;
+  if (w->exe_asked)
+    return;
+  w->exe_asked = 1;
   __builtin_memset(&key, 0, sizeof key);
   kread(&start, __builtin_preserve_access_index(&mm->start_code));
   kread(&end, __builtin_preserve_access_index(&mm->end_code));
@@ -494,10 +498,7 @@ GLOBAL int kernel_map(struct walk *w, uint64_t pc)
 {
   if (!w || !vma_files || w->from_held)
     return 0;
-  if (!w->exe_asked) {
-    w->exe_asked = 1;
-    exe_found(w);
-  }
+  exe_found(w);
   if (pc - w->exe.start < w->exe.end - w->exe.start) {
     if (!w->exe_used)
       count(PROF_BPF_STAT_VMA, 1);
@@ -646,7 +647,6 @@ static struct prof_bpf_proc *proc_of_image(struct walk *w, struct prof_bpf_proc 
 {
   if (!proc || !vma_files || (proc->image_mm == mm && proc->image_exec == exec))
     return proc;
-  w->exe_asked = 1;
   exe_found(w);
   const struct prof_bpf_map *m = find_map(proc, w->exe_start);
   /* (kept from clang, which would test pc < m->end for it: the verifier

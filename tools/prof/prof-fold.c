@@ -252,8 +252,9 @@ static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
           continue;
         *slot = pc + 1;
         const struct prof_span *m = prof_span_of(p, pc, s->time);
-        if (m && names_file(m))
-          file_meet(file_syms_of(names_file(m)), pc - m->base);
+        const char *file = m ? names_file(m) : NULL;
+        if (file)
+          file_meet(file_syms_of(file), pc - m->base);
       }
     }
   }

@@ -504,13 +504,17 @@ struct prof_module *prof_module_of(const char *path)
   return module_get(path);
 }
 
+/* Is E read from the file of device DEV, inode INO, change time CTIME?  */
+static int read_from(const struct gorc_elf *e, dev_t dev, ino_t ino, struct timespec ctime)
+{
+  return e->ino == ino && e->dev == dev && e->ctime.tv_sec == ctime.tv_sec
+         && e->ctime.tv_nsec == ctime.tv_nsec;
+}
+
 void prof_modules_path_changed(const char *path, const struct stat *now)
 {
   struct prof_module *m = module_find(path);
-  if (!m || m->elf.ino == 0
-      || (m->elf.ino == now->st_ino && m->elf.dev == now->st_dev
-          && m->elf.ctime.tv_sec == now->st_ctim.tv_sec
-          && m->elf.ctime.tv_nsec == now->st_ctim.tv_nsec))
+  if (!m || m->elf.ino == 0 || read_from(&m->elf, now->st_dev, now->st_ino, now->st_ctim))
     return;
   m->retired = 1;
   /* another file at PATH, or this one with other attributes (chmod):
@@ -530,9 +534,8 @@ void prof_modules_path_changed(const char *path, const struct stat *now)
 
 int prof_module_same_file(const struct prof_module *a, const struct prof_module *b)
 {
-  return a->ok && b->ok && a->elf.ino != 0 && a->elf.ino == b->elf.ino
-         && a->elf.dev == b->elf.dev && a->elf.ctime.tv_sec == b->elf.ctime.tv_sec
-         && a->elf.ctime.tv_nsec == b->elf.ctime.tv_nsec && a->elf.size == b->elf.size;
+  return a->ok && b->ok && a->elf.ino != 0
+         && read_from(&a->elf, b->elf.dev, b->elf.ino, b->elf.ctime) && a->elf.size == b->elf.size;
 }
 
 const char *prof_module_names_file(const struct prof_module *m)
