@@ -1,6 +1,7 @@
 /* gorc-prof test program: known call chains burning CPU.
 
-     prof-target [--wait] [--threads N] [--sigprof] [--deep] MS [--exec PROG ARG...]
+     prof-target [--wait] [--threads N] [--sigprof] [--deep] [--touch MB] MS
+                 [--exec PROG ARG...]
 
    Every thread burns MS milliseconds of its own CPU time (as many
    samples whatever the machine's load) in
@@ -11,8 +12,11 @@
    --wait: start the threads, print "ready PID" and burn only after
    SIGUSR1 (to be attached to first).  --sigprof: the program uses SIGPROF itself (ITIMER_PROF,
    every 2 ms of CPU; the handler spins in handler_work) and fails unless
-   its handler ran.  --exec: then PROG with its ARGs runs in the same
-   process (another image), or the program exits 1.  Exits 0.  */
+   its handler ran.  --touch: MB megabytes written before the burn, so
+   that an exec's freeing of the old mappings (in the kernel, the new
+   mappings in place, the old program's registers kept) takes a while.
+   --exec: then PROG with its ARGs runs in the same process (another
+   image), or the program exits 1.  Exits 0.  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
@@ -112,6 +116,7 @@ static void use_sigprof(void)
 int main(int argc, char **argv)
 {
   int threads = 0, wait = 0, sigprof = 0;
+  size_t touch_mb = 0;
   char **exec_argv = NULL;
   for (int i = 1; i < argc && !exec_argv; i++) {
     if (strcmp(argv[i], "--exec") == 0 && i + 1 < argc)
@@ -124,8 +129,17 @@ int main(int argc, char **argv)
       sigprof = 1;
     else if (strcmp(argv[i], "--deep") == 0)
       deep = 1;
+    else if (strcmp(argv[i], "--touch") == 0 && i + 1 < argc)
+      touch_mb = (size_t)atoi(argv[++i]);
     else
       burn_ms = atoi(argv[i]);
+  }
+  if (touch_mb) {
+    char *mem = malloc(touch_mb << 20);
+    if (!mem)
+      return 1;
+    memset(mem, 1, touch_mb << 20);
+    sink += mem[touch_mb << 19];   /* (kept: read) */
   }
   pthread_t t[16];
   go = !wait;

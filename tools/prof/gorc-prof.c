@@ -492,6 +492,9 @@ static void print_summary(const struct options *o, const struct prof_data *d,
   if (c->no_table)
     fprintf(stderr, ", %llu in a module whose table was not loaded yet",
             (unsigned long long)c->no_table);
+  if (c->exec)
+    fprintf(stderr, ", %llu in an exec (the old program's stack gone)",
+            (unsigned long long)c->exec);
   if (c->callchain)
     fprintf(stderr, ", %llu frame-pointer callchains (perf record -g, used as they are)",
             (unsigned long long)c->callchain);

@@ -262,11 +262,30 @@ static void meet_frames(const struct prof_data *d, struct pc_seen *seen)
     file_name(f);
 }
 
+/* How sample S of P ended, as every output says it.  A sample in an
+   exec (under the execve or execveat system call's kernel frame) whose
+   user walk stopped at its first frame was taken after the kernel
+   replaced the process's mappings (exec_mmap; the old ones' freeing
+   that follows is most of an exec's time): the user registers are the
+   old program's until the new one starts, and its stack is gone.  The
+   walk could not go on, whatever it said (no table, an empty copy, no
+   unwind information): PROF_WALK_EXEC.  */
+static int32_t sample_end(const struct prof_proc *p, const struct prof_sample *s)
+{
+  if (s->end >= 0 || s->n != s->nkernel + 1)
+    return s->end;
+  for (uint32_t f = 0; f < s->nkernel; f++)
+    if (strstr(prof_kernel_name(p->ips[s->at + f]), "_sys_execve"))
+      return PROF_WALK_EXEC;
+  return s->end;
+}
+
 static void stack_line(struct prof_text *l, const struct prof_proc *p, const struct prof_sample *s)
 {
   char tid_end[32];
   prof_text_uint(l, s->time, 10);
-  prof_text_put(l, tid_end, (size_t)snprintf(tid_end, sizeof tid_end, " %u %d ", s->tid, (int)s->end));
+  prof_text_put(l, tid_end, (size_t)snprintf(tid_end, sizeof tid_end, " %u %d ", s->tid,
+                                             (int)sample_end(p, s)));
   for (uint32_t fr = s->nkernel; fr < s->n; fr++) {
     /* a caller's frame is its call: the return address - 1 (a
        callchain's addresses are printed as they are, as perf does) */
@@ -397,6 +416,10 @@ static const char *end_root(int32_t end, struct prof_fold_counts *c)
     c->no_table++;
     return "[no table yet]";
   }
+  if (end == PROF_WALK_EXEC) {
+    c->exec++;
+    return "[exec]";
+  }
   c->incomplete++;
   return "[incomplete]";
 }
@@ -409,7 +432,7 @@ static void fold_sample(struct fold_table *t, struct name_cache *names, const st
   size_t len = 0;
   if (*buf)
     (*buf)[0] = 0;
-  const char *root = end_root(s->end, c);
+  const char *root = end_root(sample_end(p, s), c);
   if (root)
     append_frame(buf, &len, cap, root);
   if (s->n == 0)

@@ -23,6 +23,7 @@ struct prof_folded {
 struct prof_fold_counts {
   uint64_t complete, truncated, incomplete, deeper, callchain, kernel_only;
   uint64_t no_table;          /* --unwind=bpf: a module's table not loaded yet */
+  uint64_t exec;              /* in an exec, the old program's stack gone */
   uint64_t kernel_frames;
 };
 

@@ -27,8 +27,10 @@ enum prof_walk_end {
   PROF_WALK_TRUNCATED = -1, /* the stack copy ended */
   PROF_WALK_NO_INFO = -2,   /* code without records or .eh_frame (or no file) */
   PROF_WALK_BAD = -3,       /* the stack did not make sense (not code, wrong direction) */
-  PROF_WALK_NO_TABLE = -4   /* --unwind=bpf: a module (or process) whose table the walker
+  PROF_WALK_NO_TABLE = -4,  /* --unwind=bpf: a module (or process) whose table the walker
                                did not have yet (loaded as the mapping is reported) */
+  PROF_WALK_EXEC = -5       /* in an exec that had replaced the program's mappings: the
+                               registers the old program's, its stack gone (prof-fold.c) */
 };
 
 /* One ELF file, loaded once for every process that maps it.  */
