@@ -237,17 +237,28 @@ static int find_structs(const struct btf_view *v, struct finding *fd)
 
 /* ---- the minimal BTF written ---- */
 
+/* The types' bytes: the four of every blob (two integers with their
+   encoding word, a declaration, a pointer), then at most each wanted
+   struct with all its fields: what write_blob can write.  */
+#define BLOB_TYPES_MAX (4 * (sizeof(struct btf_type) + 4) \
+                        + NWANTED * (sizeof(struct btf_type) + MAX_FIELDS * sizeof(struct btf_member)))
+
 struct blob {
-  uint8_t types[1024];
+  uint8_t types[BLOB_TYPES_MAX];
   char strs[512];
   size_t ntypes, nstrs;
   uint32_t next_id;
+  int strs_full;                 /* a name did not fit in strs (more wanted names) */
 };
 
 static uint32_t add_str(struct blob *b, const char *s)
 {
   uint32_t off = (uint32_t)b->nstrs;
   size_t n = strlen(s) + 1;
+  if (n > sizeof b->strs - b->nstrs) {
+    b->strs_full = 1;
+    return 0;
+  }
   memcpy(b->strs + b->nstrs, s, n);
   b->nstrs += n;
   return off;
@@ -292,6 +303,7 @@ static void write_blob(struct blob *b, const struct found_struct *found)
   b->nstrs = 0;
   b->ntypes = 0;
   b->next_id = 1;
+  b->strs_full = 0;
   add_str(b, "");
   uint32_t ulong_bits = 64, u32_bits = 32;
   uint32_t ulong = add_type(b, add_str(b, "long unsigned int"), BTF_KIND_INT, 0, 8,
@@ -402,6 +414,12 @@ int prof_btf_minimal(char *path, size_t pathlen, unsigned flags, FILE *out, int 
   *vma = optional_complete(found);
   struct blob b;
   write_blob(&b, found);
+  if (b.strs_full) {
+    if (out)
+      fprintf(out, "gorc-prof: kernel BTF: the wanted names are more than %zu bytes\n",
+              sizeof b.strs);
+    return -1;
+  }
   struct btf_header h = {
     .magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = BTF_BASE_HDR_LEN,
     .type_off = 0, .type_len = (uint32_t)b.ntypes,
