@@ -129,6 +129,14 @@ struct {
   __type(value, struct prof_bpf_file);
 } files SEC(".maps");
 
+/* The states find_state found last, per CPU (prof-bpf.h).  */
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+  __uint(max_entries, PROF_BPF_STATE_CACHE);
+  __type(key, uint32_t);
+  __type(value, uint64_t);
+} state_cache SEC(".maps");
+
 /* A held sample, walked again by prof_rewalk (prof-bpf.h).  */
 struct {
   __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -517,6 +525,24 @@ GLOBAL int kernel_map(struct walk *w, uint64_t pc)
   return 1;
 }
 
+/* find_state through the CPU's cache of the states it found: a frame's
+   return address is most often one an earlier sample met (a hot path's
+   callers), and a search of a table three levels deep is four lookups
+   in blocks that may not be in the CPU's cache.  */
+static uint32_t cached_state(uint32_t module, uint32_t nleaves, uint32_t pc)
+{
+  uint64_t tag = PROF_BPF_CACHE_TAG(module, pc);
+  uint32_t slot = PROF_BPF_CACHE_SLOT(module, pc);
+  uint64_t *cached = bpf_map_lookup_elem(&state_cache, &slot);
+  if (cached && (*cached & ~0xffffull) == tag)
+    return (uint32_t)(*cached & 0xffff);
+  uint32_t id = find_state(module, nleaves, pc);
+  /* (a table not published yet may be there at the next sample) */
+  if (cached && id != PROF_BPF_STATE_NO_TABLE)
+    *cached = tag | id;
+  return id;
+}
+
 static int32_t walk_end(int rc)
 {
   switch (rc) {
@@ -557,7 +583,7 @@ GLOBAL int step(struct walk *w, const struct prof_bpf_proc *proc)
     w->end = PROF_BPF_END_NO_INFO;
     return 1;
   }
-  uint32_t id = find_state(m->module, m->nleaves, (uint32_t)(pc - m->bias));
+  uint32_t id = cached_state(m->module, m->nleaves, (uint32_t)(pc - m->bias));
   if (id == PROF_BPF_STATE_NO_TABLE) {
     w->end = PROF_BPF_END_NO_TABLE;
     return 1;

@@ -1222,6 +1222,23 @@ static void clear_hash(const struct bpf_map *map, void *key)
     ;
 }
 
+/* The walker's cache of states emptied, on each of NCPUS: its module
+   ids and state ids are the last run's (one batch update).  */
+static void clear_state_cache(struct prof_bpf *b, int ncpus)
+{
+  if (ncpus <= 0)
+    return;
+  uint32_t *keys = prof_xmalloc(PROF_BPF_STATE_CACHE * sizeof *keys);
+  uint64_t *zeros = calloc((size_t)PROF_BPF_STATE_CACHE * (size_t)ncpus, sizeof *zeros);
+  uint32_t count = PROF_BPF_STATE_CACHE;
+  for (uint32_t i = 0; i < PROF_BPF_STATE_CACHE; i++)
+    keys[i] = i;
+  if (zeros)
+    bpf_map_update_batch(bpf_map__fd(b->skel->maps.state_cache), keys, zeros, &count, NULL);
+  free(keys);
+  free(zeros);
+}
+
 static void clear_kept(struct prof_bpf *b, int rewalk_now)
 {
   run_time(b, &b->run_ns0, &b->runs0);
@@ -1235,6 +1252,7 @@ static void clear_kept(struct prof_bpf *b, int rewalk_now)
   for (uint32_t stat = 0; zero && stat < PROF_BPF_STAT_COUNT; stat++)
     bpf_map_update_elem(stats, &stat, zero, BPF_ANY);
   free(zero);
+  clear_state_cache(b, ncpus);
   prof_bpf_drain(b, NULL, NULL);
   if (rewalk_now)
     load_rewalker(b);

@@ -33,6 +33,15 @@
 /* Bytes of user stack read at once (a read costs ~100 ns + 0.5 ns/byte
    on the VM of the project's figures: chunks, not words).  */
 #define PROF_BPF_CHUNK 256
+/* find_state's cache, per CPU: a slot's word is a tag (bit 63 set, the
+   module id and the pc) and the state id, written at once, so that a
+   sample that interrupts prof_rewalk on its CPU never reads a tag with
+   another's state.  */
+#define PROF_BPF_STATE_CACHE 1024
+#define PROF_BPF_CACHE_TAG(module, pc) \
+  (1ull << 63 | (uint64_t)(module) << 48 | (uint64_t)(pc) << 16)
+#define PROF_BPF_CACHE_SLOT(module, pc) \
+  (((pc) ^ (pc) >> 10 ^ (module) * 0x9e3779b1u) & (PROF_BPF_STATE_CACHE - 1))
 
 /* A table: a module's rows (from file address PC, the module's own
    numbering, up to the next row's PC, the state of id STATE), in blocks
