@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "common.h"
 #include "gorc/eh_frame.h"
@@ -23,6 +24,7 @@
 #include "gorc/elf_symbols.h"
 #include "gorc/sigreturn.h"
 #include "mapped.h"
+#include "symtab.h"
 
 /* A state a module was asked for (module_state).  */
 struct state_entry {
@@ -41,16 +43,32 @@ struct state_entry {
 
 static struct state_entry state_cache[STATE_CACHE_SIZE];
 
+/* One source of a module's CFI, read by the one reader
+   (include/gorc/eh_frame.h) in its "pointer space" (see eh_open_hdr).  */
+struct cfi {
+  struct gorc_eh_frame eh;
+  uint64_t bias;              /* pointer space = file address + bias */
+  int ok;
+  uint8_t *table;             /* a search table gorc-prof built, or NULL */
+  uint8_t *bytes;             /* the CFI's own copy (.debug_frame's), or NULL */
+};
+
 struct prof_module {
   char *path;
   int ok;                     /* an ELF file that could be read */
   struct gorc_elf elf;
   struct gorc_table table;
   int has_table;
-  struct gorc_eh_frame eh;    /* in "pointer space": see eh_open */
-  uint64_t eh_bias;           /* pointer space = file address + eh_bias */
-  int has_eh;
-  uint8_t *eh_table;          /* a search table gorc-prof built (no .eh_frame_hdr) */
+  /* .eh_frame, then .debug_frame where .eh_frame has no FDE (see
+     cfi_open) */
+  struct cfi cfi[2];
+  /* code whose frame ends a walk: Go's runtime functions that start a
+     stack or switch to another (go_tops) */
+  struct top {
+    uint64_t lo, hi;
+    int start;                /* a stack starts there (else: switched to) */
+  } tops[32];               /* (each name at most twice: Go's ABI wrappers) */
+  size_t ntops;
   GElf_Phdr *loads;           /* PT_LOAD headers */
   size_t nloads;
   /* PATH names another file now (prof_modules_path_changed): a mapping
@@ -132,7 +150,7 @@ static int build_id_matches(const struct prof_module *m)
    address is shifted by the buffer's address minus the address of the
    segment holding .eh_frame_hdr.  All the reader does with addresses is
    compare and subtract them, so a constant shift changes nothing.  */
-static int eh_open_hdr(struct prof_module *m)
+static int eh_open_hdr(struct prof_module *m, struct cfi *c)
 {
   size_t nph = 0;
   GElf_Phdr ph, hdr = { 0 };
@@ -151,14 +169,14 @@ static int eh_open_hdr(struct prof_module *m)
     if (hdr.p_offset < l->p_offset || hdr.p_offset - l->p_offset >= l->p_filesz
         || l->p_offset > m->elf.size || l->p_filesz > m->elf.size - l->p_offset)
       continue;
-    m->eh_bias = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset - l->p_vaddr;
-    m->eh.lo = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset;
-    m->eh.hi = m->eh.lo + l->p_filesz;
-    m->eh.machine = GORC_MACHINE_X86_64;
-    m->eh.hdr = hdr.p_vaddr + m->eh_bias;
-    m->eh.hdr_size = hdr.p_filesz;
-    if (m->eh.hdr + m->eh.hdr_size > m->eh.hi)
-      m->eh.hdr_size = m->eh.hi - m->eh.hdr;
+    c->bias = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset - l->p_vaddr;
+    c->eh.lo = (uint64_t)(uintptr_t)m->elf.buf + l->p_offset;
+    c->eh.hi = c->eh.lo + l->p_filesz;
+    c->eh.machine = GORC_MACHINE_X86_64;
+    c->eh.hdr = hdr.p_vaddr + c->bias;
+    c->eh.hdr_size = hdr.p_filesz;
+    if (c->eh.hdr + c->eh.hdr_size > c->eh.hi)
+      c->eh.hdr_size = c->eh.hi - c->eh.hdr;
     return 1;
   }
   return 0;
@@ -217,16 +235,13 @@ static size_t eh_collect(const uint8_t *start, const uint8_t *end, struct eh_ent
   return n;
 }
 
-static int eh_build_table(struct prof_module *m)
+/* C, the CFI bytes [DATA, DATA + SIZE) with a search table built, its
+   pointer space the file's addresses + BIAS: 1, or 0 when it has no FDE
+   the reader takes.  */
+static int eh_build_table(struct cfi *c, const uint8_t *data, size_t size, uint64_t bias)
 {
-  const struct gorc_sec *sec = NULL;
-  for (size_t i = 1; i < m->elf.shnum; i++)
-    if (strcmp(m->elf.secs[i].name, ".eh_frame") == 0 && m->elf.secs[i].data)
-      sec = &m->elf.secs[i];
-  if (!sec)
-    return 0;
   struct eh_entry *v;
-  size_t n = eh_collect(sec->data, sec->data + sec->size, &v);
+  size_t n = eh_collect(data, data + size, &v);
   if (n == 0) {
     free(v);
     return 0;
@@ -249,26 +264,193 @@ static int eh_build_table(struct prof_module *m)
     memcpy(t + 12 + 16 * i, f, 16);
   }
   free(v);
-  m->eh_table = t;
-  m->eh.machine = GORC_MACHINE_X86_64;
-  m->eh.hdr = (uint64_t)base;
-  m->eh.hdr_size = 12 + n * 16;
-  m->eh.lo = (uint64_t)(uintptr_t)sec->data;
-  m->eh.hi = m->eh.lo + sec->size;
-  m->eh_bias = (uint64_t)(uintptr_t)sec->data - sec->shdr.sh_addr;
+  c->table = t;
+  c->eh.machine = GORC_MACHINE_X86_64;
+  c->eh.hdr = (uint64_t)base;
+  c->eh.hdr_size = 12 + n * 16;
+  c->eh.lo = (uint64_t)(uintptr_t)data;
+  c->eh.hi = c->eh.lo + size;
+  c->bias = bias;
   return 1;
 }
 
-/* .eh_frame, and the module's entry point, whose code without CFI is
-   the outermost frame (gorc_eh_in_entry: ld.so's _start).  */
-static void eh_open(struct prof_module *m)
+/* M's section NAME, or NULL.  */
+static const struct gorc_sec *section(const struct prof_module *m, const char *name)
 {
-  GElf_Ehdr eh;
-  m->has_eh = eh_open_hdr(m) || eh_build_table(m);
-  if (m->has_eh && gelf_getehdr(m->elf.elf, &eh) && eh.e_entry)
-    m->eh.entry = eh.e_entry + m->eh_bias;
+  for (size_t i = 1; i < m->elf.shnum; i++)
+    if (strcmp(m->elf.secs[i].name, name) == 0 && m->elf.secs[i].data)
+      return &m->elf.secs[i];
+  return NULL;
 }
 
+/* .eh_frame without .eh_frame_hdr (a static program: GCC links those
+   without --eh-frame-hdr): its pc-relative pointers are relative to the
+   bytes' place in the file's buffer.  */
+static int eh_frame_table(const struct prof_module *m, struct cfi *c)
+{
+  const struct gorc_sec *sec = section(m, ".eh_frame");
+  return sec && eh_build_table(c, sec->data, sec->size,
+                               (uint64_t)(uintptr_t)sec->data - sec->shdr.sh_addr);
+}
+
+/* SEC's bytes in a buffer of their own (*SIZE of them): a copy, or the
+   section uncompressed (SHF_COMPRESSED, zlib: Go's linker compresses its
+   DWARF).  NULL when there are none or they cannot be read.  */
+static uint8_t *section_bytes(const struct gorc_sec *sec, size_t *size)
+{
+  Elf64_Chdr ch;
+  uint8_t *out;
+  if (!(sec->shdr.sh_flags & SHF_COMPRESSED)) {
+    if (sec->size == 0 || !(out = malloc(sec->size)))
+      return NULL;
+    memcpy(out, sec->data, sec->size);
+    *size = sec->size;
+    return out;
+  }
+  if (sec->size < sizeof ch)
+    return NULL;
+  memcpy(&ch, sec->data, sizeof ch);
+  /* (a bound on what a corrupt header can make us allocate) */
+  if (ch.ch_type != ELFCOMPRESS_ZLIB || ch.ch_size == 0 || ch.ch_size > (256u << 20)
+      || !(out = malloc(ch.ch_size)))
+    return NULL;
+  uLongf len = (uLongf)ch.ch_size;
+  if (uncompress(out, &len, sec->data + sizeof ch, (uLong)(sec->size - sizeof ch)) != Z_OK
+      || len != ch.ch_size) {
+    free(out);
+    return NULL;
+  }
+  *size = len;
+  return out;
+}
+
+/* .debug_frame (see cfi_open).  The same CFI as .eh_frame,
+   but for two header fields: a CIE's id is all ones, not 0, and an FDE
+   names its CIE by the CIE's offset in the section, not by its distance
+   back from the FDE.  Its addresses are absolute, as a CIE without
+   augmentation has them in .eh_frame too.  So a copy with .eh_frame's
+   headers is read by the one reader, its pointer space the file's
+   addresses.  An FDE whose CIE does not come before it has no .eh_frame
+   form: it points before the section, and the reader leaves it out.  */
+static int debug_frame_table(const struct prof_module *m, struct cfi *c)
+{
+  const struct gorc_sec *sec = section(m, ".debug_frame");
+  size_t size;
+  if (!sec || !(c->bytes = section_bytes(sec, &size)))
+    return 0;
+  uint8_t *d = c->bytes, *end = d + size;
+  for (uint8_t *p = d; end - p >= 4;) {
+    uint64_t len = 0, id = 0;
+    unsigned idsize = 4;
+    memcpy(&len, p, 4);
+    p += 4;
+    if (len == 0xffffffff && end - p >= 8) {
+      memcpy(&len, p, 8);
+      p += 8;
+      idsize = 8;
+    }
+    if (len < idsize || len > (uint64_t)(end - p))
+      break;
+    uint64_t at = (uint64_t)(p - d), ones = idsize == 4 ? 0xffffffffu : UINT64_MAX;
+    memcpy(&id, p, idsize);
+    id = id == ones ? 0 : id < at ? at - id : at + 1;
+    memcpy(p, &id, idsize);
+    p += len;
+  }
+  return eh_build_table(c, d, size, 0);
+}
+
+/* Go's runtime functions where a walk ends: those that start a
+   goroutine's or a thread's stack (TOPFRAME in Go's assembly: the
+   outermost frame), and those that switch to another stack (they write
+   SP: Go's own traceback stops at them too).  Code running on a
+   thread's own stack (g0: the garbage collector, the scheduler, cgo
+   calls, the vdso's clock) was called through a switch from a
+   goroutine's stack, which DWARF does not describe; read through the
+   switch's frame, the walk took stale words of g0's stack for return
+   addresses (runtime.newproc under a GC worker), or ended at one as if
+   complete (runtime.nanotime1 under the vdso).  The walk stops there,
+   as at code without unwind information.  Names without their ABI
+   suffix (".abi0"): Go 1.19's, and the vdso callers' of other versions
+   (walltime1 before Go 1.17, vgetrandom1 from 1.24).  */
+static const char *const go_starts[] = {
+  "runtime.goexit", "runtime.mstart", "runtime.rt0_go",
+};
+static const char *const go_switches[] = {
+  "runtime.mcall", "runtime.systemstack", "runtime.morestack", "runtime.asmcgocall",
+  "runtime.asmcgocall_no_g", "runtime.cgocallback", "runtime.nanotime1", "runtime.walltime",
+  "runtime.walltime1", "runtime.vgetrandom1",
+};
+
+/* Is NAME (less ".abi0") one of the N names of LIST?  */
+static int go_named(const char *name, const char *const *list, size_t n)
+{
+  size_t len = strlen(name);
+  if (len > 5 && strcmp(name + len - 5, ".abi0") == 0)
+    len -= 5;
+  for (size_t k = 0; k < n; k++)
+    if (strlen(list[k]) == len && memcmp(name, list[k], len) == 0)
+      return 1;
+  return 0;
+}
+
+/* M's functions named in go_starts and go_switches, into M->tops.  (A
+   C program has no such name: C names have no '.'.)  */
+static void go_tops(struct prof_module *m)
+{
+  struct gorc_symtab st;
+  struct gorc_symtab_opts functions = { 0 };
+  if (gorc_symtab_load(&st, m->path, &functions) != 0)
+    return;
+  for (size_t i = 0; i < st.nfuncs && m->ntops < sizeof m->tops / sizeof *m->tops; i++) {
+    const struct gorc_sym *f = &st.funcs[i];
+    int start = go_named(f->name, go_starts, sizeof go_starts / sizeof *go_starts);
+    if (f->size && (start || go_named(f->name, go_switches,
+                                      sizeof go_switches / sizeof *go_switches)))
+      m->tops[m->ntops++] = (struct top){ f->addr, f->addr + f->size, start };
+  }
+  gorc_symtab_free(&st);
+}
+
+/* The state at file address PC of M when it is in M->tops (*NEXT: where
+   that answer ends), else 0 (*NEXT: the first of them above PC, or
+   UINT64_MAX): the outermost frame where a stack starts, no unwind
+   information where it was switched to.  */
+static int top_state(const struct prof_module *m, uint64_t pc, struct gorc_state *st,
+                     uint64_t *next)
+{
+  *next = UINT64_MAX;
+  for (size_t i = 0; i < m->ntops; i++) {
+    if (pc >= m->tops[i].lo && pc < m->tops[i].hi) {
+      gorc_eh_undefined_state(st, m->tops[i].start);
+      *next = m->tops[i].hi;
+      return 1;
+    }
+    if (m->tops[i].lo > pc && m->tops[i].lo < *next)
+      *next = m->tops[i].lo;
+  }
+  return 0;
+}
+
+/* M's CFI: .eh_frame (through .eh_frame_hdr, else a search table
+   built), then .debug_frame for the code .eh_frame has no FDE for: Go's
+   linker writes only .debug_frame, and GCC with
+   -fno-asynchronous-unwind-tables -g writes it for its code while the C
+   runtime's objects bring .eh_frame for _start.  With .debug_frame, the
+   Go runtime's functions where a walk ends (go_tops).  The module's
+   entry point, whose code without CFI is the outermost frame
+   (gorc_eh_in_entry: ld.so's _start), is the last source's: the rule
+   reads that source's FDEs, and an earlier one's answer comes first.  */
+static void cfi_open(struct prof_module *m)
+{
+  GElf_Ehdr eh;
+  m->cfi[0].ok = eh_open_hdr(m, &m->cfi[0]) || eh_frame_table(m, &m->cfi[0]);
+  if ((m->cfi[1].ok = debug_frame_table(m, &m->cfi[1])))
+    go_tops(m);
+  struct cfi *last = m->cfi[1].ok ? &m->cfi[1] : m->cfi[0].ok ? &m->cfi[0] : NULL;
+  if (last && gelf_getehdr(m->elf.elf, &eh) && eh.e_entry)
+    last->eh.entry = eh.e_entry + last->bias;
+}
 
 /* Files gorc-prof writes for code that has no file of its own any more
    (the vdso, a file deleted since it was mapped), in
@@ -448,7 +630,7 @@ static void module_load(struct prof_module *m)
     return;
   gorc_table_load(&m->table, &m->elf);
   m->has_table = !m->table.decode_error && m->table.nranges > 0;
-  eh_open(m);
+  cfi_open(m);
   m->ok = 1;
 }
 
@@ -798,8 +980,11 @@ static int module_lookup(const struct prof_module *m, uint64_t pc, struct gorc_s
   if (m->has_table && gorc_table_lookup(&m->table, pc, st, &next) >= 0
       && !gorc_state_is_gap(st))
     return 1;
-  if (m->has_eh)
-    return gorc_eh_frame_state(&m->eh, pc + m->eh_bias, st) == 1;
+  if (top_state(m, pc, st, &next))
+    return 1;
+  for (size_t k = 0; k < sizeof m->cfi / sizeof *m->cfi; k++)
+    if (m->cfi[k].ok && gorc_eh_frame_state(&m->cfi[k].eh, pc + m->cfi[k].bias, st) == 1)
+      return 1;
   return 0;
 }
 
@@ -822,24 +1007,38 @@ static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_st
 }
 
 /* module_lookup, and in *NEXT the first address above PC where the
-   answer may change.  ROWS: the walk over .eh_frame's rows that the
+   answer may change.  ROWS: a walk over each CFI source's rows that the
    calls for ascending PCs share (each row goes on from the last).  */
-static int module_span(const struct prof_module *m, struct gorc_eh_rows *rows, uint64_t pc,
+static int module_span(const struct prof_module *m, struct gorc_eh_rows rows[2], uint64_t pc,
                        struct gorc_state *st, uint64_t *next)
 {
-  uint64_t rec_next = UINT64_MAX, eh_next = UINT64_MAX;
+  uint64_t rec_next = UINT64_MAX, top_next;
   if (m->has_table && gorc_table_lookup(&m->table, pc, st, &rec_next) >= 0
       && !gorc_state_is_gap(st)) {
     *next = rec_next;
     return 1;
   }
-  /* between ranges, or in a gap: .eh_frame's answer up to the records' next change */
-  if (m->has_eh && gorc_eh_rows_state(&m->eh, rows, pc + m->eh_bias, st, &eh_next) == 1) {
-    *next = eh_next - m->eh_bias < rec_next ? eh_next - m->eh_bias : rec_next;
+  if (top_state(m, pc, st, &top_next)) {
+    *next = top_next < rec_next ? top_next : rec_next;
     return 1;
   }
-  if (m->has_eh && eh_next != UINT64_MAX && eh_next - m->eh_bias < rec_next)
-    rec_next = eh_next - m->eh_bias;
+  if (top_next < rec_next)
+    rec_next = top_next;
+  /* between ranges, or in a gap: each CFI source's answer in turn, up to
+     the next change of the records' or an earlier source's */
+  for (size_t k = 0; k < sizeof m->cfi / sizeof *m->cfi; k++) {
+    const struct cfi *c = &m->cfi[k];
+    uint64_t cfi_next = UINT64_MAX;
+    if (!c->ok)
+      continue;
+    int found = gorc_eh_rows_state(&c->eh, &rows[k], pc + c->bias, st, &cfi_next) == 1;
+    if (cfi_next != UINT64_MAX && cfi_next - c->bias < rec_next)
+      rec_next = cfi_next - c->bias;
+    if (found) {
+      *next = rec_next;
+      return 1;
+    }
+  }
   *next = rec_next;
   return 0;
 }
@@ -862,7 +1061,8 @@ static const uint8_t *next_restore_rt(const uint8_t *p, const uint8_t *end)
 
 void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
 {
-  struct gorc_eh_rows rows = { 0 };
+  struct gorc_eh_rows rows[2];
+  memset(rows, 0, sizeof rows);
   for (size_t i = 0; m->ok && i < m->nloads; i++) {
     const GElf_Phdr *l = &m->loads[i];
     if (!(l->p_flags & PF_X))
@@ -870,7 +1070,7 @@ void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
     uint64_t end = l->p_vaddr + l->p_memsz;
     for (uint64_t pc = l->p_vaddr, next; pc < end; pc = next) {
       struct gorc_state st;
-      int found = module_span(m, &rows, pc, &st, &next);
+      int found = module_span(m, rows, pc, &st, &next);
       if (next <= pc || next > end)
         next = end;
       fn(arg, pc, found ? &st : NULL);
@@ -919,7 +1119,8 @@ void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint
   *eh_bytes = 0;
   for (size_t i = 1; m->ok && i < m->elf.shnum; i++)
     if (strcmp(m->elf.secs[i].name, ".eh_frame") == 0
-        || strcmp(m->elf.secs[i].name, ".eh_frame_hdr") == 0)
+        || strcmp(m->elf.secs[i].name, ".eh_frame_hdr") == 0
+        || (m->cfi[1].ok && strcmp(m->elf.secs[i].name, ".debug_frame") == 0))
       *eh_bytes += m->elf.secs[i].size;
 }
 

@@ -4,8 +4,8 @@
    stack from rsp (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER).  Each
    frame's state comes from its module's gorc records, read from the file
    on disk with the tools' decoder (common.c), else from the module's
-   .eh_frame, interpreted by the reader libgorc uses (include/gorc/eh_frame.h)
-   over the file's bytes; a signal frame (glibc's __restore_rt) is
+   .eh_frame, else its .debug_frame (Go programs), interpreted by the
+   reader libgorc uses (include/gorc/eh_frame.h) over the file's bytes; a signal frame (glibc's __restore_rt) is
    crossed through the ucontext on the stack.  Every stack read is
    checked against the copy: a walk that needs a byte beyond it stops as
    PROF_WALK_TRUNCATED, never guesses.  */
@@ -86,7 +86,8 @@ struct prof_module_text {
    file has no executable segment, or more than one.  */
 int prof_module_text(const struct prof_module *m, struct prof_module_text *t);
 /* The bytes of M's gorc records (sections and index: 0 without them)
-   and of its .eh_frame and .eh_frame_hdr.  */
+   and of its .eh_frame and .eh_frame_hdr (and .debug_frame, where it is
+   read).  */
 void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint64_t *eh_bytes);
 
 /* Walk the sample: IPS[0] is regs->ip, then one return address per
