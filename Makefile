@@ -85,7 +85,7 @@ PLUGIN_SRCS = plugin/gorc-plugin.cc plugin/cfi-interp.cc plugin/bp-restore.cc pl
 # object's header dependencies come from the compiler (-MMD -MP: a .d
 # beside each object), never from a list kept by hand.
 TOOL_LIB_SRCS = tools/lib/common.c tools/lib/elfload.c tools/lib/mapped.c tools/lib/symtab.c \
-	tools/lib/arch.c tools/lib/arch-x86_64.c tools/lib/arch-aarch64.c
+	tools/lib/gopclntab.c tools/lib/arch.c tools/lib/arch-x86_64.c tools/lib/arch-aarch64.c
 TOOL_LIB_OBJS = $(TOOL_LIB_SRCS:.c=.o)
 TOOL_CFLAGS += -Itools/lib -MMD -MP
 

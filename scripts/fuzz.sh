@@ -53,7 +53,7 @@ fi
 
 eh=$root/testsuite/gorc.runtime/ehframe
 fz=$root/testsuite/gorc.tools/fuzz
-tool_lib=("$root"/tools/lib/{common,elfload,mapped,symtab,arch,arch-x86_64,arch-aarch64}.c)
+tool_lib=("$root"/tools/lib/{common,elfload,mapped,symtab,gopclntab,arch,arch-x86_64,arch-aarch64}.c)
 
 # build TARGET: the fuzzer binary $out/TARGET (kept while no source of
 # gorc is newer); 0 or 1 with the compiler's messages in TARGET.build.log.

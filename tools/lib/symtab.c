@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include "arch.h"
+#include "gopclntab.h"
 #include "gorc/elf_symbols.h"
 #include "mapped.h"
 
@@ -583,13 +584,67 @@ static int name_plt_stubs(const char *path, const uint64_t *addrs, size_t n, cha
   return rc;
 }
 
-int gorc_symtab_name_each(const char *path, const uint64_t *addrs, size_t n, char **names)
+/* A Go program's .gopclntab and .text sections (go_visit).  */
+struct go_file {
+  Elf64_Shdr shstr, pcln, text;
+  int found;                 /* a bit each */
+};
+
+static int go_visit(const struct gorc_es_elf_file *f, const Elf64_Shdr *sh, void *ctx)
+{
+  struct go_file *gf = ctx;
+  char name[16];
+  if (gorc_es_read_name(f, &gf->shstr, sh->sh_name, name, sizeof name) != 0)
+    return 0;
+  if (strcmp(name, ".gopclntab") == 0 && sh->sh_type == SHT_PROGBITS && gorc_es_in_file(f, sh)) {
+    gf->pcln = *sh;
+    gf->found |= 1;
+  } else if (strcmp(name, ".text") == 0) {
+    gf->text = *sh;
+    gf->found |= 2;
+  }
+  return gf->found == 3;
+}
+
+/* The addresses of ADDRS (N) that no symbol named, named by the Go
+   program PATH's own table of its functions (its .gopclntab, which a
+   program built with -ldflags=-s keeps: Go's runtime reads it).  0, or
+   -1 when out of memory.  */
+static int name_go_functions(const char *path, const uint64_t *addrs, size_t n, char **names)
+{
+  struct gorc_es_elf_file f;
+  struct go_file gf;
+  struct gorc_go g;
+  int rc = 0;
+  size_t unnamed = 0;
+  for (size_t i = 0; i < n; i++)
+    unnamed += names[i] == NULL;
+  memset(&gf, 0, sizeof gf);
+  if (unnamed == 0 || gorc_es_elf_open(path, &f) != 0)
+    return 0;
+  if (gorc_es_section(&f, f.shstrndx, &gf.shstr) == 0)
+    gorc_es_each_section(&f, go_visit, &gf);
+  const uint8_t *map = gf.found == 3 ? gorc_map_file(f.fd, f.size, 0, 0, path) : MAP_FAILED;
+  close(f.fd);
+  if (map == MAP_FAILED)
+    return 0;
+  if (gorc_go_open(&g, map + gf.pcln.sh_offset, gf.pcln.sh_size, gf.text.sh_addr) == 0)
+    for (size_t i = 0; i < n && rc == 0; i++) {
+      const char *name = names[i] ? NULL : gorc_go_name(&g, addrs[i]);
+      if (name && !(names[i] = strdup(name)))
+        rc = -1;
+    }
+  gorc_unmap_file((void *)map, f.size);
+  return rc;
+}
+
+/* ADDRS (N) named by the symbol table of PATH (gorc_symtab_name_each,
+   names[] all NULL).  0, or -1 when out of memory.  */
+static int name_by_table(const char *path, const uint64_t *addrs, size_t n, char **names)
 {
   struct gorc_es_elf_file f;
   struct gorc_es_table t;
-  for (size_t i = 0; i < n; i++)
-    names[i] = NULL;
-  if (n == 0 || gorc_es_open_symbols(path, &f, &t) != 0)
+  if (gorc_es_open_symbols(path, &f, &t) != 0)
     return 0;
   const uint8_t *map = gorc_map_file(f.fd, f.size, 0, 0, path);
   close(f.fd);
@@ -618,8 +673,20 @@ out:
   free(p.starts);
   free(copy);
   gorc_unmap_file((void *)map, f.size);
+  return rc;
+}
+
+int gorc_symtab_name_each(const char *path, const uint64_t *addrs, size_t n, char **names)
+{
+  for (size_t i = 0; i < n; i++)
+    names[i] = NULL;
+  if (n == 0)
+    return 0;
+  int rc = name_by_table(path, addrs, n, names);
   if (rc == 0)
     rc = name_plt_stubs(path, addrs, n, names);
+  if (rc == 0)
+    rc = name_go_functions(path, addrs, n, names);
   if (rc != 0)
     for (size_t i = 0; i < n; i++) {
       free(names[i]);

@@ -24,7 +24,7 @@
 #include "gorc/elf_symbols.h"
 #include "gorc/sigreturn.h"
 #include "mapped.h"
-#include "symtab.h"
+#include "gopclntab.h"
 
 /* A state a module was asked for (module_state).  */
 struct state_entry {
@@ -62,6 +62,10 @@ struct prof_module {
   /* .eh_frame, then .debug_frame where .eh_frame has no FDE (see
      cfi_open) */
   struct cfi cfi[2];
+  /* a Go program's .gopclntab: the frames' sizes where no CFI covers an
+     address (a program built with -ldflags=-s -w) */
+  struct gorc_go go;
+  int has_go;
   /* code whose frame ends a walk: Go's runtime functions that start a
      stack or switch to another (go_tops) */
   struct top {
@@ -370,16 +374,20 @@ static int debug_frame_table(const struct prof_module *m, struct cfi *c)
    switch's frame, the walk took stale words of g0's stack for return
    addresses (runtime.newproc under a GC worker), or ended at one as if
    complete (runtime.nanotime1 under the vdso).  The walk stops there,
-   as at code without unwind information.  Names without their ABI
-   suffix (".abi0"): Go 1.19's, and the vdso callers' of other versions
-   (walltime1 before Go 1.17, vgetrandom1 from 1.24).  */
+   as at code without unwind information; so it does in Go's signal
+   return trampoline, whose sp is the signal frame (a handler's frame
+   returning to it is crossed as glibc's __restore_rt: the same bytes).
+   Names without their ABI suffix (".abi0"): Go 1.19's and 1.27's, and
+   the vdso callers' of other versions (walltime1 before Go 1.17).  */
 static const char *const go_starts[] = {
   "runtime.goexit", "runtime.mstart", "runtime.rt0_go",
 };
 static const char *const go_switches[] = {
   "runtime.mcall", "runtime.systemstack", "runtime.morestack", "runtime.asmcgocall",
-  "runtime.asmcgocall_no_g", "runtime.cgocallback", "runtime.nanotime1", "runtime.walltime",
-  "runtime.walltime1", "runtime.vgetrandom1",
+  "runtime.asmcgocall_no_g", "runtime.asmcgocall_landingpad", "runtime.cgocallback",
+  "runtime.nanotime1", "runtime.walltime",
+  "runtime.walltime1", "runtime.vgetrandom1", "runtime.sigreturn__sigaction",
+  "runtime.sigreturn",
 };
 
 /* Is NAME (less ".abi0") one of the N names of LIST?  */
@@ -394,22 +402,22 @@ static int go_named(const char *name, const char *const *list, size_t n)
   return 0;
 }
 
-/* M's functions named in go_starts and go_switches, into M->tops.  (A
-   C program has no such name: C names have no '.'.)  */
+/* A function of a Go program (gorc_go_each_function): into M->tops if
+   go_starts or go_switches name it.  */
+static void go_top(void *arg, const char *name, uint64_t lo, uint64_t hi)
+{
+  struct prof_module *m = arg;
+  int start = go_named(name, go_starts, sizeof go_starts / sizeof *go_starts);
+  if (m->ntops < sizeof m->tops / sizeof *m->tops && lo < hi
+      && (start || go_named(name, go_switches, sizeof go_switches / sizeof *go_switches)))
+    m->tops[m->ntops++] = (struct top){ lo, hi, start };
+}
+
+/* M's Go runtime functions where a walk ends, into M->tops: named by
+   its .gopclntab, which a stripped program keeps too.  */
 static void go_tops(struct prof_module *m)
 {
-  struct gorc_symtab st;
-  struct gorc_symtab_opts functions = { 0 };
-  if (gorc_symtab_load(&st, m->path, &functions) != 0)
-    return;
-  for (size_t i = 0; i < st.nfuncs && m->ntops < sizeof m->tops / sizeof *m->tops; i++) {
-    const struct gorc_sym *f = &st.funcs[i];
-    int start = go_named(f->name, go_starts, sizeof go_starts / sizeof *go_starts);
-    if (f->size && (start || go_named(f->name, go_switches,
-                                      sizeof go_switches / sizeof *go_switches)))
-      m->tops[m->ntops++] = (struct top){ f->addr, f->addr + f->size, start };
-  }
-  gorc_symtab_free(&st);
+  gorc_go_each_function(&m->go, go_top, m);
 }
 
 /* The state at file address PC of M when it is in M->tops (*NEXT: where
@@ -436,16 +444,26 @@ static int top_state(const struct prof_module *m, uint64_t pc, struct gorc_state
    built), then .debug_frame for the code .eh_frame has no FDE for: Go's
    linker writes only .debug_frame, and GCC with
    -fno-asynchronous-unwind-tables -g writes it for its code while the C
-   runtime's objects bring .eh_frame for _start.  With .debug_frame, the
-   Go runtime's functions where a walk ends (go_tops).  The module's
-   entry point, whose code without CFI is the outermost frame
-   (gorc_eh_in_entry: ld.so's _start), is the last source's: the rule
-   reads that source's FDEs, and an earlier one's answer comes first.  */
+   runtime's objects bring .eh_frame for _start.  A Go program's
+   .gopclntab (tools/lib/gopclntab.h) for what neither covers (a Go program built
+   with -ldflags=-s -w has no .debug_frame), and the Go runtime's
+   functions where a walk ends (go_tops).  A Go program whose .gopclntab
+   is of a layout not read here (Go 1.15 and older) gets no CFI at all:
+   walked through its stack switches, .debug_frame would give wrong
+   frames.  The module's entry point, whose code without CFI is the
+   outermost frame (gorc_eh_in_entry: ld.so's _start), is the last CFI
+   source's: the rule reads that source's FDEs, and an earlier one's
+   answer comes first.  */
 static void cfi_open(struct prof_module *m)
 {
   GElf_Ehdr eh;
+  const struct gorc_sec *pcln = section(m, ".gopclntab"), *text = section(m, ".text");
+  m->has_go = pcln && text && gorc_go_open(&m->go, pcln->data, pcln->size, text->shdr.sh_addr) == 0;
+  if (pcln && !m->has_go)
+    return;
   m->cfi[0].ok = eh_open_hdr(m, &m->cfi[0]) || eh_frame_table(m, &m->cfi[0]);
-  if ((m->cfi[1].ok = debug_frame_table(m, &m->cfi[1])))
+  m->cfi[1].ok = debug_frame_table(m, &m->cfi[1]);
+  if (m->has_go)
     go_tops(m);
   struct cfi *last = m->cfi[1].ok ? &m->cfi[1] : m->cfi[0].ok ? &m->cfi[0] : NULL;
   if (last && gelf_getehdr(m->elf.elf, &eh) && eh.e_entry)
@@ -985,7 +1003,7 @@ static int module_lookup(const struct prof_module *m, uint64_t pc, struct gorc_s
   for (size_t k = 0; k < sizeof m->cfi / sizeof *m->cfi; k++)
     if (m->cfi[k].ok && gorc_eh_frame_state(&m->cfi[k].eh, pc + m->cfi[k].bias, st) == 1)
       return 1;
-  return 0;
+  return m->has_go && gorc_go_state(&m->go, pc, st, &next) == 1;
 }
 
 /* module_lookup through M's cache: the samples' return addresses are
@@ -1039,8 +1057,11 @@ static int module_span(const struct prof_module *m, struct gorc_eh_rows rows[2],
       return 1;
     }
   }
-  *next = rec_next;
-  return 0;
+  /* then a Go program's frame sizes */
+  uint64_t go_next = UINT64_MAX;
+  int found = m->has_go && gorc_go_state(&m->go, pc, st, &go_next) == 1;
+  *next = go_next < rec_next ? go_next : rec_next;
+  return found;
 }
 
 /* The first copy of glibc's __restore_rt in [P, END), or NULL.  Found by
