@@ -448,9 +448,9 @@ static int top_state(const struct prof_module *m, uint64_t pc, struct gorc_state
    .gopclntab (tools/lib/gopclntab.h) for what neither covers (a Go program built
    with -ldflags=-s -w has no .debug_frame), and the Go runtime's
    functions where a walk ends (go_tops).  A Go program whose .gopclntab
-   is of a layout not read here (Go 1.15 and older) gets no CFI at all:
-   walked through its stack switches, .debug_frame would give wrong
-   frames.  The module's entry point, whose code without CFI is the
+   is of a layout not read here (Go 1.15 and older) gets no .debug_frame
+   either: walked through its stack switches, it would give wrong frames
+   (its cgo code's .eh_frame is read).  The module's entry point, whose code without CFI is the
    outermost frame (gorc_eh_in_entry: ld.so's _start), is the last CFI
    source's: the rule reads that source's FDEs, and an earlier one's
    answer comes first.  */
@@ -459,10 +459,8 @@ static void cfi_open(struct prof_module *m)
   GElf_Ehdr eh;
   const struct gorc_sec *pcln = section(m, ".gopclntab"), *text = section(m, ".text");
   m->has_go = pcln && text && gorc_go_open(&m->go, pcln->data, pcln->size, text->shdr.sh_addr) == 0;
-  if (pcln && !m->has_go)
-    return;
   m->cfi[0].ok = eh_open_hdr(m, &m->cfi[0]) || eh_frame_table(m, &m->cfi[0]);
-  m->cfi[1].ok = debug_frame_table(m, &m->cfi[1]);
+  m->cfi[1].ok = (!pcln || m->has_go) && debug_frame_table(m, &m->cfi[1]);
   if (m->has_go)
     go_tops(m);
   struct cfi *last = m->cfi[1].ok ? &m->cfi[1] : m->cfi[0].ok ? &m->cfi[0] : NULL;
