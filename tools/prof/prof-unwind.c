@@ -445,15 +445,16 @@ static int top_state(const struct prof_module *m, uint64_t pc, struct gorc_state
    linker writes only .debug_frame, and GCC with
    -fno-asynchronous-unwind-tables -g writes it for its code while the C
    runtime's objects bring .eh_frame for _start.  A Go program's
-   .gopclntab (tools/lib/gopclntab.h) for what neither covers (a Go program built
-   with -ldflags=-s -w has no .debug_frame), and the Go runtime's
-   functions where a walk ends (go_tops).  A Go program whose .gopclntab
-   is of a layout not read here (Go 1.15 and older) gets no .debug_frame
-   either: walked through its stack switches, it would give wrong frames
-   (its cgo code's .eh_frame is read).  The module's entry point, whose code without CFI is the
-   outermost frame (gorc_eh_in_entry: ld.so's _start), is the last CFI
-   source's: the rule reads that source's FDEs, and an earlier one's
-   answer comes first.  */
+   .gopclntab (tools/lib/gopclntab.h) for what neither covers (a Go
+   program built with -ldflags=-s -w has no .debug_frame), and the Go
+   runtime's functions where a walk ends (go_tops).  A Go program whose
+   .gopclntab is of a layout not read here (Go 1.15 and older) has its
+   .debug_frame left out: walked through its stack switches, it would
+   give wrong frames (its cgo code's .eh_frame is read).  The module's
+   entry point, whose code without CFI is the outermost frame
+   (gorc_eh_in_entry: ld.so's _start), is the last CFI source's: the
+   rule reads that source's FDEs, and an earlier one's answer comes
+   first.  */
 static void cfi_open(struct prof_module *m)
 {
   GElf_Ehdr eh;
