@@ -6,8 +6,8 @@
    on disk with the tools' decoder (common.c), else from the module's
    .eh_frame, else its .debug_frame, interpreted by the reader libgorc
    uses (include/gorc/eh_frame.h) over the file's bytes, else a Go
-   program's .gopclntab (tools/lib/gopclntab.h); a signal frame (glibc's __restore_rt) is
-   crossed through the ucontext on the stack.  Every stack read is
+   program's .gopclntab (tools/lib/gopclntab.h); a signal frame (glibc's
+   __restore_rt) is crossed through the ucontext on the stack.  Every stack read is
    checked against the copy: a walk that needs a byte beyond it stops as
    PROF_WALK_TRUNCATED, never guesses.  */
 
