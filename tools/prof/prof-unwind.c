@@ -373,7 +373,8 @@ static int debug_frame_table(const struct prof_module *m, struct cfi *c)
    goroutine's stack, which DWARF does not describe; read through the
    switch's frame, the walk took stale words of g0's stack for return
    addresses (runtime.newproc under a GC worker), or ended at one as if
-   complete (runtime.nanotime1 under the vdso).  The walk stops there,
+   complete (runtime.nanotime1 under the vdso; time.now, Go's own
+   clock, switches the same way).  The walk stops there,
    as at code without unwind information; so it does in Go's signal
    return trampoline, whose sp is the signal frame (a handler's frame
    returning to it is crossed as glibc's __restore_rt: the same bytes).
@@ -385,9 +386,8 @@ static const char *const go_starts[] = {
 static const char *const go_switches[] = {
   "runtime.mcall", "runtime.systemstack", "runtime.morestack", "runtime.asmcgocall",
   "runtime.asmcgocall_no_g", "runtime.asmcgocall_landingpad", "runtime.cgocallback",
-  "runtime.nanotime1", "runtime.walltime",
-  "runtime.walltime1", "runtime.vgetrandom1", "runtime.sigreturn__sigaction",
-  "runtime.sigreturn",
+  "runtime.nanotime1", "runtime.walltime", "runtime.walltime1", "time.now",
+  "runtime.vgetrandom1", "runtime.sigreturn__sigaction", "runtime.sigreturn",
 };
 
 /* Is NAME (less ".abi0") one of the N names of LIST?  */
