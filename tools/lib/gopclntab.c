@@ -74,24 +74,27 @@ static uint64_t func_entry(const struct gorc_go *g, uint64_t i)
   return g->text + rd32(g->functab + 8 * i);
 }
 
-/* Function I's _func, its fields up to pcsp's: NULL when they do not lie
-   in the table.  *NAMEOFF and *PCSP: its name's offset in funcnames and
-   its pcsp table's in pctab.  */
+/* Function I's _func: NULL when its fields up to its flag do not lie in
+   the table.  *NAMEOFF, *PCSP and *FLAGS: its name's offset in
+   funcnames, its pcsp table's in pctab, its funcFlag.  */
 static const uint8_t *func_fields(const struct gorc_go *g, uint64_t i, uint32_t *nameoff,
-                                  uint32_t *pcsp)
+                                  uint32_t *pcsp, unsigned *flags)
 {
   uint64_t funcoff = g->layout == 116 ? rd64(g->functab + 16 * i + 8)
                                       : rd32(g->functab + 8 * i + 4);
   /* _func: the entry (8 bytes, or a 4-byte offset), nameoff, args,
-     deferreturn, pcsp */
+     deferreturn, pcsp, pcfile, pcln, npcdata, cuOffset, [startLine,]
+     funcID (a byte), flag (a byte; Go 1.16's pad, 0) */
   unsigned name_at = g->layout == 116 ? 8 : 4, pcsp_at = name_at + 12;
+  unsigned flag_at = g->layout == 118 ? 37 : 41;
   uint64_t base = (uint64_t)(g->functab - g->tab);
   if (funcoff > UINT64_MAX - base)
     return NULL;
-  const uint8_t *f = at(g, base + funcoff, pcsp_at + 4);
+  const uint8_t *f = at(g, base + funcoff, flag_at + 1);
   if (f) {
     *nameoff = rd32(f + name_at);
     *pcsp = rd32(f + pcsp_at);
+    *flags = f[flag_at] & (GORC_GO_TOPFRAME | GORC_GO_SPWRITE);
   }
   return f;
 }
@@ -167,11 +170,12 @@ static int pcvalue(const struct gorc_go *g, uint32_t off, uint64_t entry, uint64
 int gorc_go_state(const struct gorc_go *g, uint64_t pc, struct gorc_state *st, uint64_t *next)
 {
   uint32_t nameoff, pcsp;
+  unsigned flags;
   int32_t sp_delta;
   uint64_t func_next;
   int64_t i = func_of(g, pc, &func_next);
   *next = func_next;
-  if (i < 0 || !func_fields(g, (uint64_t)i, &nameoff, &pcsp)
+  if (i < 0 || !func_fields(g, (uint64_t)i, &nameoff, &pcsp, &flags)
       || !pcvalue(g, pcsp, func_entry(g, (uint64_t)i), pc, &sp_delta, next)
       || sp_delta < 0 || sp_delta > (1 << 28))
     return 0;
@@ -188,12 +192,12 @@ int gorc_go_state(const struct gorc_go *g, uint64_t pc, struct gorc_state *st, u
   return 1;
 }
 
-/* Function I's name, or NULL.  */
-static const char *func_name(const struct gorc_go *g, uint64_t i)
+/* Function I's name (NULL: none) and *FLAGS.  */
+static const char *func_name(const struct gorc_go *g, uint64_t i, unsigned *flags)
 {
   uint32_t nameoff, pcsp;
   const uint8_t *name;
-  if (!func_fields(g, i, &nameoff, &pcsp)
+  if (!func_fields(g, i, &nameoff, &pcsp, flags)
       || !(name = at(g, (uint64_t)(g->funcnames - g->tab) + nameoff, 1))
       || !memchr(name, 0, (size_t)(g->end - name)))
     return NULL;
@@ -203,17 +207,20 @@ static const char *func_name(const struct gorc_go *g, uint64_t i)
 const char *gorc_go_name(const struct gorc_go *g, uint64_t pc)
 {
   uint64_t next;
+  unsigned flags;
   int64_t i = func_of(g, pc, &next);
-  return i < 0 ? NULL : func_name(g, (uint64_t)i);
+  return i < 0 ? NULL : func_name(g, (uint64_t)i, &flags);
 }
 
 void gorc_go_each_function(const struct gorc_go *g,
-                           void (*fn)(void *arg, const char *name, uint64_t lo, uint64_t hi),
+                           void (*fn)(void *arg, const char *name, uint64_t lo, uint64_t hi,
+                                      unsigned flags),
                            void *arg)
 {
   for (uint64_t i = 0; i < g->nfunc; i++) {
-    const char *name = func_name(g, i);
+    unsigned flags;
+    const char *name = func_name(g, i, &flags);
     if (name)
-      fn(arg, name, func_entry(g, i), func_entry(g, i + 1));
+      fn(arg, name, func_entry(g, i), func_entry(g, i + 1), flags);
   }
 }

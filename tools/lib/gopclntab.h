@@ -47,9 +47,16 @@ int gorc_go_state(const struct gorc_go *g, uint64_t pc, struct gorc_state *st, u
    NULL.  */
 const char *gorc_go_name(const struct gorc_go *g, uint64_t pc);
 
-/* FN(ARG, NAME, LO, HI) for each function of G: [LO, HI) its code.  */
+/* A function's flags (runtime's funcFlag, Go 1.17 and later; 0
+   before): where Go's own traceback stops.  */
+#define GORC_GO_TOPFRAME 1u     /* the outermost frame of a stack */
+#define GORC_GO_SPWRITE 2u      /* it writes SP: its caller may be on another stack */
+
+/* FN(ARG, NAME, LO, HI, FLAGS) for each function of G: [LO, HI) its
+   code, FLAGS its GORC_GO_*.  */
 void gorc_go_each_function(const struct gorc_go *g,
-                           void (*fn)(void *arg, const char *name, uint64_t lo, uint64_t hi),
+                           void (*fn)(void *arg, const char *name, uint64_t lo, uint64_t hi,
+                                      unsigned flags),
                            void *arg);
 
 #endif

@@ -71,7 +71,7 @@ struct prof_module {
   struct top {
     uint64_t lo, hi;
     int start;                /* a stack starts there (else: switched to) */
-  } tops[32];               /* (each name at most twice: Go's ABI wrappers) */
+  } tops[64];               /* (prof-go.go: 17 of them with Go 1.19, 19 with 1.27) */
   size_t ntops;
   GElf_Phdr *loads;           /* PT_LOAD headers */
   size_t nloads;
@@ -364,31 +364,33 @@ static int debug_frame_table(const struct prof_module *m, struct cfi *c)
   return eh_build_table(c, d, size, 0);
 }
 
-/* Go's runtime functions where a walk ends: those that start a
-   goroutine's or a thread's stack (TOPFRAME in Go's assembly: the
-   outermost frame), and those that switch to another stack (they write
-   SP: Go's own traceback stops at them too).  Code running on a
-   thread's own stack (g0: the garbage collector, the scheduler, cgo
-   calls, the vdso's clock) was called through a switch from a
+/* Go's functions where a walk ends, as Go's own traceback stops at them
+   (runtime's funcFlag in .gopclntab, Go 1.17 and later): those that
+   start a goroutine's or a thread's stack (TOPFRAME: the outermost
+   frame), and those that write SP (SPWRITE: mcall, systemstack,
+   morestack, asmcgocall, nanotime1 and time.now around the vdso, ...).
+   Code running on a thread's own stack (g0: the garbage collector, the
+   scheduler, cgo calls) was called through one of those from a
    goroutine's stack, which DWARF does not describe; read through the
    switch's frame, the walk took stale words of g0's stack for return
-   addresses (runtime.newproc under a GC worker), or ended at one as if
-   complete (runtime.nanotime1 under the vdso; time.now, Go's own
-   clock, switches the same way).  The walk stops there,
-   as at code without unwind information; so it does in Go's signal
-   return trampoline, whose sp is the signal frame (a handler's frame
-   returning to it is crossed as glibc's __restore_rt: the same bytes).
-   Names without their ABI suffix (".abi0"): Go 1.19's and 1.27's, and
-   the vdso callers' of other versions (walltime1 before Go 1.17).  */
+   addresses (runtime.newproc under a GC worker, [unknown] under
+   time.now), or ended at one as if complete (runtime.nanotime1 under
+   the vdso).  The walk stops there, as at code without unwind
+   information.  So it does in Go's signal return trampoline, whose sp
+   is the signal frame (a handler's frame returning to it is crossed as
+   glibc's __restore_rt: the same bytes).  The signal handler's entry is
+   TOPFRAME for Go, but its caller is that signal frame: crossed, not an
+   end.  By name too, for Go 1.16 (no flags): Go 1.19's names, less
+   their ABI suffix (".abi0").  */
 static const char *const go_starts[] = {
   "runtime.goexit", "runtime.mstart", "runtime.rt0_go",
 };
 static const char *const go_switches[] = {
   "runtime.mcall", "runtime.systemstack", "runtime.morestack", "runtime.asmcgocall",
-  "runtime.asmcgocall_no_g", "runtime.asmcgocall_landingpad", "runtime.cgocallback",
-  "runtime.nanotime1", "runtime.walltime", "runtime.walltime1", "time.now",
-  "runtime.vgetrandom1", "runtime.sigreturn__sigaction", "runtime.sigreturn",
+  "runtime.cgocallback", "runtime.nanotime1", "runtime.walltime", "runtime.walltime1",
+  "time.now", "runtime.sigreturn__sigaction", "runtime.sigreturn",
 };
+static const char *const go_signal_entries[] = { "runtime.sigtramp", "runtime.cgoSigtramp" };
 
 /* Is NAME (less ".abi0") one of the N names of LIST?  */
 static int go_named(const char *name, const char *const *list, size_t n)
@@ -402,14 +404,17 @@ static int go_named(const char *name, const char *const *list, size_t n)
   return 0;
 }
 
-/* A function of a Go program (gorc_go_each_function): into M->tops if
-   go_starts or go_switches name it.  */
-static void go_top(void *arg, const char *name, uint64_t lo, uint64_t hi)
+#define GO_NAMED(name, list) go_named(name, list, sizeof list / sizeof *list)
+
+/* A function of a Go program (gorc_go_each_function), its FLAGS: into
+   M->tops where a walk ends there.  */
+static void go_top(void *arg, const char *name, uint64_t lo, uint64_t hi, unsigned flags)
 {
   struct prof_module *m = arg;
-  int start = go_named(name, go_starts, sizeof go_starts / sizeof *go_starts);
-  if (m->ntops < sizeof m->tops / sizeof *m->tops && lo < hi
-      && (start || go_named(name, go_switches, sizeof go_switches / sizeof *go_switches)))
+  int start = ((flags & GORC_GO_TOPFRAME) && !GO_NAMED(name, go_signal_entries))
+              || GO_NAMED(name, go_starts);
+  int end = start || (flags & GORC_GO_SPWRITE) || GO_NAMED(name, go_switches);
+  if (end && lo < hi && m->ntops < sizeof m->tops / sizeof *m->tops)
     m->tops[m->ntops++] = (struct top){ lo, hi, start };
 }
 
