@@ -867,15 +867,6 @@ static void check_ra_signing(struct file_check *fc, const struct gorc_sec *sec)
   }
 }
 
-static int has_section(const struct gorc_elf *g, const char *name)
-{
-  for (size_t i = 1; i < g->shnum; i++)
-    if (!strcmp(g->secs[i].name, name) && g->secs[i].shdr.sh_type != SHT_NOBITS
-        && g->secs[i].shdr.sh_size > 0)
-      return 1;
-  return 0;
-}
-
 /* The table's own messages (notes, warnings, errors: those set FC's
    status), and a line when the file has no records.  */
 static void report_table(struct file_check *fc, const char *path, const struct gorc_table *t)
@@ -899,7 +890,7 @@ static int has_eh_frame(const struct gorc_elf *g)
 {
   GElf_Phdr ph;
   size_t np = 0;
-  if (has_section(g, ".eh_frame"))
+  if (gorc_elf_section_named(g, ".eh_frame"))
     return 1;
   if (g->is_rel || elf_getphdrnum(g->elf, &np) != 0)
     return 0;
@@ -926,7 +917,7 @@ static void open_cfi(struct file_check *fc, const char *path, const struct gorc_
       fc->src[fc->nsrc++].cfi = *eh_cfi;
     }
   }
-  if (has_section(g, ".debug_frame")) {
+  if (gorc_elf_section_named(g, ".debug_frame")) {
     *dw = dwarf_begin_elf(g->elf, DWARF_C_READ, NULL);
     Dwarf_CFI *cfi = *dw ? dwarf_getcfi(*dw) : NULL;
     if (!cfi) {

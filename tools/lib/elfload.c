@@ -457,6 +457,14 @@ void gorc_elf_close(struct gorc_elf *g)
   memset(g, 0, sizeof *g);
 }
 
+const struct gorc_sec *gorc_elf_section_named(const struct gorc_elf *g, const char *name)
+{
+  for (size_t i = 1; i < g->shnum; i++)
+    if (strcmp(g->secs[i].name, name) == 0 && g->secs[i].data)
+      return &g->secs[i];
+  return NULL;
+}
+
 size_t gorc_elf_section_at(const struct gorc_elf *g, uint64_t addr)
 {
   size_t lo = 0, hi = g->nby_addr, best = 0;

@@ -74,6 +74,8 @@ void gorc_elf_close(struct gorc_elf *g);
 
 /* Index of the SHF_ALLOC section (code preferred) containing ADDR, or 0.  */
 size_t gorc_elf_section_at(const struct gorc_elf *g, uint64_t addr);
+/* G's first section named NAME whose contents were read, or NULL.  */
+const struct gorc_sec *gorc_elf_section_named(const struct gorc_elf *g, const char *name);
 
 /* Nearest preceding function symbol in the section of ADDR, else any
    symbol there, else NULL.  */

@@ -53,6 +53,9 @@ struct cfi {
   uint8_t *bytes;             /* the CFI's own copy (.debug_frame's), or NULL */
 };
 
+/* A module's CFI sources, in the order they are asked.  */
+enum { CFI_EH_FRAME, CFI_DEBUG_FRAME, NCFI };
+
 struct prof_module {
   char *path;
   int ok;                     /* an ELF file that could be read */
@@ -61,7 +64,7 @@ struct prof_module {
   int has_table;
   /* .eh_frame, then .debug_frame where .eh_frame has no FDE (see
      cfi_open) */
-  struct cfi cfi[2];
+  struct cfi cfi[NCFI];
   /* a Go program's .gopclntab: the frames' sizes where no CFI covers an
      address (a program built with -ldflags=-s -w) */
   struct gorc_go go;
@@ -278,21 +281,12 @@ static int eh_build_table(struct cfi *c, const uint8_t *data, size_t size, uint6
   return 1;
 }
 
-/* M's section NAME, or NULL.  */
-static const struct gorc_sec *section(const struct prof_module *m, const char *name)
-{
-  for (size_t i = 1; i < m->elf.shnum; i++)
-    if (strcmp(m->elf.secs[i].name, name) == 0 && m->elf.secs[i].data)
-      return &m->elf.secs[i];
-  return NULL;
-}
-
 /* .eh_frame without .eh_frame_hdr (a static program: GCC links those
    without --eh-frame-hdr): its pc-relative pointers are relative to the
    bytes' place in the file's buffer.  */
 static int eh_frame_table(const struct prof_module *m, struct cfi *c)
 {
-  const struct gorc_sec *sec = section(m, ".eh_frame");
+  const struct gorc_sec *sec = gorc_elf_section_named(&m->elf, ".eh_frame");
   return sec && eh_build_table(c, sec->data, sec->size,
                                (uint64_t)(uintptr_t)sec->data - sec->shdr.sh_addr);
 }
@@ -338,7 +332,7 @@ static uint8_t *section_bytes(const struct gorc_sec *sec, size_t *size)
    form: it points before the section, and the reader leaves it out.  */
 static int debug_frame_table(const struct prof_module *m, struct cfi *c)
 {
-  const struct gorc_sec *sec = section(m, ".debug_frame");
+  const struct gorc_sec *sec = gorc_elf_section_named(&m->elf, ".debug_frame");
   size_t size;
   if (!sec || !(c->bytes = section_bytes(sec, &size)))
     return 0;
@@ -462,16 +456,18 @@ static int top_state(const struct prof_module *m, uint64_t pc, struct gorc_state
    first.  */
 static void cfi_open(struct prof_module *m)
 {
-  GElf_Ehdr eh;
-  const struct gorc_sec *pcln = section(m, ".gopclntab"), *text = section(m, ".text");
+  GElf_Ehdr ehdr;
+  const struct gorc_sec *pcln = gorc_elf_section_named(&m->elf, ".gopclntab");
+  const struct gorc_sec *text = gorc_elf_section_named(&m->elf, ".text");
   m->has_go = pcln && text && gorc_go_open(&m->go, pcln->data, pcln->size, text->shdr.sh_addr) == 0;
-  m->cfi[0].ok = eh_open_hdr(m, &m->cfi[0]) || eh_frame_table(m, &m->cfi[0]);
-  m->cfi[1].ok = (!pcln || m->has_go) && debug_frame_table(m, &m->cfi[1]);
+  struct cfi *eh = &m->cfi[CFI_EH_FRAME], *debug = &m->cfi[CFI_DEBUG_FRAME];
+  eh->ok = eh_open_hdr(m, eh) || eh_frame_table(m, eh);
+  debug->ok = (!pcln || m->has_go) && debug_frame_table(m, debug);
   if (m->has_go)
     go_tops(m);
-  struct cfi *last = m->cfi[1].ok ? &m->cfi[1] : m->cfi[0].ok ? &m->cfi[0] : NULL;
-  if (last && gelf_getehdr(m->elf.elf, &eh) && eh.e_entry)
-    last->eh.entry = eh.e_entry + last->bias;
+  struct cfi *last = debug->ok ? debug : eh->ok ? eh : NULL;
+  if (last && gelf_getehdr(m->elf.elf, &ehdr) && ehdr.e_entry)
+    last->eh.entry = ehdr.e_entry + last->bias;
 }
 
 /* Files gorc-prof writes for code that has no file of its own any more
@@ -802,10 +798,9 @@ static void program_needs(const struct prof_module *m, const char *program, prof
                           void *arg)
 {
   const char *runpath = NULL;
-  for (size_t i = 1; i < m->elf.shnum; i++)
-    if (strcmp(m->elf.secs[i].name, ".interp") == 0 && m->elf.secs[i].data
-        && memchr(m->elf.secs[i].data, 0, m->elf.secs[i].size))
-      found_file(NULL, (const char *)m->elf.secs[i].data, fn, arg);
+  const struct gorc_sec *interp = gorc_elf_section_named(&m->elf, ".interp");
+  if (interp && memchr(interp->data, 0, interp->size))
+    found_file(NULL, (const char *)interp->data, fn, arg);
   for (int pass = 0; pass < 2; pass++) {
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(m->elf.elf, scn)) != NULL) {
@@ -1004,7 +999,7 @@ static int module_lookup(const struct prof_module *m, uint64_t pc, struct gorc_s
     return 1;
   if (top_state(m, pc, st, &next))
     return 1;
-  for (size_t k = 0; k < sizeof m->cfi / sizeof *m->cfi; k++)
+  for (size_t k = 0; k < NCFI; k++)
     if (m->cfi[k].ok && gorc_eh_frame_state(&m->cfi[k].eh, pc + m->cfi[k].bias, st) == 1)
       return 1;
   return m->has_go && gorc_go_state(&m->go, pc, st, &next) == 1;
@@ -1031,7 +1026,7 @@ static int module_state(const struct prof_module *m, uint64_t pc, struct gorc_st
 /* module_lookup, and in *NEXT the first address above PC where the
    answer may change.  ROWS: a walk over each CFI source's rows that the
    calls for ascending PCs share (each row goes on from the last).  */
-static int module_span(const struct prof_module *m, struct gorc_eh_rows rows[2], uint64_t pc,
+static int module_span(const struct prof_module *m, struct gorc_eh_rows rows[NCFI], uint64_t pc,
                        struct gorc_state *st, uint64_t *next)
 {
   uint64_t rec_next = UINT64_MAX, top_next;
@@ -1048,7 +1043,7 @@ static int module_span(const struct prof_module *m, struct gorc_eh_rows rows[2],
     rec_next = top_next;
   /* between ranges, or in a gap: each CFI source's answer in turn, up to
      the next change of the records' or an earlier source's */
-  for (size_t k = 0; k < sizeof m->cfi / sizeof *m->cfi; k++) {
+  for (size_t k = 0; k < NCFI; k++) {
     const struct cfi *c = &m->cfi[k];
     uint64_t cfi_next = UINT64_MAX;
     if (!c->ok)
@@ -1086,7 +1081,7 @@ static const uint8_t *next_restore_rt(const uint8_t *p, const uint8_t *end)
 
 void prof_module_rows(const struct prof_module *m, prof_row_fn *fn, void *arg)
 {
-  struct gorc_eh_rows rows[2];
+  struct gorc_eh_rows rows[NCFI];
   memset(rows, 0, sizeof rows);
   for (size_t i = 0; m->ok && i < m->nloads; i++) {
     const GElf_Phdr *l = &m->loads[i];
@@ -1145,7 +1140,7 @@ void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint
   for (size_t i = 1; m->ok && i < m->elf.shnum; i++)
     if (strcmp(m->elf.secs[i].name, ".eh_frame") == 0
         || strcmp(m->elf.secs[i].name, ".eh_frame_hdr") == 0
-        || (m->cfi[1].ok && strcmp(m->elf.secs[i].name, ".debug_frame") == 0))
+        || (m->cfi[CFI_DEBUG_FRAME].ok && strcmp(m->elf.secs[i].name, ".debug_frame") == 0))
       *eh_bytes += m->elf.secs[i].size;
 }
 
