@@ -244,6 +244,20 @@ static int text_end(const char *name, size_t len)
          || (len == 10 && memcmp(name, "_einittext", 10) == 0);
 }
 
+/* GORC_PROF_TEST_KALLSYMS=left: each address the kernel's lookup left
+   to kallsyms, told with the name kallsyms gave it, so that a test can
+   see which those were (only code gone or replaced since the sample, in
+   the memory for BPF and modules, may be).  */
+static void tell_left(const struct candidate *cands, size_t n)
+{
+  const char *test = getenv("GORC_PROF_TEST_KALLSYMS");
+  if (!test || strcmp(test, "left") != 0)
+    return;
+  for (size_t i = 0; i < n; i++)
+    fprintf(stderr, "gorc-prof: test: left to kallsyms: %#llx %s\n",
+            (unsigned long long)cands[i].pc, cands[i].slot->name);
+}
+
 /* Every address met and not named yet named by one read of kallsyms.  */
 static void name_by_kallsyms(void)
 {
@@ -265,6 +279,7 @@ static void name_by_kallsyms(void)
     c->slot->name = c->found && !text_end(c->name, c->name_len) ? keep_name(c->name, c->name_len)
                                                                  : PROF_KERNEL_UNNAMED;
   }
+  tell_left(cands, n);
   for (size_t i = 0; i < n; i++)
     free(cands[i].name);
   free(cands);
@@ -280,7 +295,7 @@ static void named_by_kernel(void *arg, size_t i, const char *name, size_t len)
 
 /* Every address met and not named yet named by the kernel's lookup, as
    many as it can (GORC_PROF_TEST_KALLSYMS=1: none, for the tests that
-   compare the two ways).  */
+   compare the two ways; =left: all it can, then tell_left).  */
 static void name_by_kernel(void)
 {
   const char *test = getenv("GORC_PROF_TEST_KALLSYMS");
