@@ -1223,19 +1223,15 @@ static void clear_hash(const struct bpf_map *map, void *key)
 }
 
 /* The walker's cache of states emptied, on each of NCPUS: its module
-   ids and state ids are the last run's (one batch update).  */
+   ids and state ids are the last run's.  */
 static void clear_state_cache(struct prof_bpf *b, int ncpus)
 {
+  uint32_t zero = 0;
   if (ncpus <= 0)
     return;
-  uint32_t *keys = prof_xmalloc(PROF_BPF_STATE_CACHE * sizeof *keys);
-  uint64_t *zeros = calloc((size_t)PROF_BPF_STATE_CACHE * (size_t)ncpus, sizeof *zeros);
-  uint32_t count = PROF_BPF_STATE_CACHE;
-  for (uint32_t i = 0; i < PROF_BPF_STATE_CACHE; i++)
-    keys[i] = i;
+  struct prof_bpf_state_cache *zeros = calloc((size_t)ncpus, sizeof *zeros);
   if (zeros)
-    bpf_map_update_batch(bpf_map__fd(b->skel->maps.state_cache), keys, zeros, &count, NULL);
-  free(keys);
+    bpf_map_update_elem(bpf_map__fd(b->skel->maps.state_cache), &zero, zeros, BPF_ANY);
   free(zeros);
 }
 

@@ -42,6 +42,9 @@
   (1ull << 63 | (uint64_t)(module) << 48 | (uint64_t)(pc) << 16)
 #define PROF_BPF_CACHE_SLOT(module, pc) \
   (((pc) ^ (pc) >> 10 ^ (module) * 0x9e3779b1u) & (PROF_BPF_STATE_CACHE - 1))
+struct prof_bpf_state_cache {
+  uint64_t word[PROF_BPF_STATE_CACHE];
+};
 
 /* A table: a module's rows (from file address PC, the module's own
    numbering, up to the next row's PC, the state of id STATE), in blocks
@@ -117,39 +120,33 @@ static inline uint32_t prof_bpf_dense_state(uint32_t hi, uint32_t lo)
              ? s | (0xffffu & ~PROF_BPF_DENSE_STATE_MASK) : s;
 }
 
-/* The shape of a table of NLEAVES leaves: its index levels (*DEPTH, at
-   least 1: the root is an index) and the first block of each level
-   (FIRST[0] = 0, the root; FIRST[*DEPTH]: the first leaf), so that the
-   table has FIRST[*DEPTH] + NLEAVES blocks.  0; -1 when NLEAVES is 0 or
-   needs more than PROF_BPF_MAX_LEVELS.  Bounded loops: the walker runs
-   it too.  */
+/* The shape of a table of NLEAVES leaves.  Level K above the leaves
+   (K = 0: the leaves) has ceil(NLEAVES / 32^K) blocks; the root, at
+   level DEPTH, is the lowest level of one block, and at least level 1
+   (the root is an index).  */
+#define PROF_BPF_MAX_LEAVES (1u << (PROF_BPF_BLOCK_BITS * PROF_BPF_MAX_LEVELS))
+static inline uint32_t prof_bpf_level_blocks(uint32_t nleaves, uint32_t k)
+{
+  uint32_t shift = PROF_BPF_BLOCK_BITS * k;
+  return (nleaves + (1u << shift) - 1) >> shift;
+}
+
+/* The shape into *DEPTH (index levels) and FIRST (the first block of
+   each level from the root, FIRST[0] = 0; FIRST[*DEPTH]: the first
+   leaf), so that the table has FIRST[*DEPTH] + NLEAVES blocks: 0; -1
+   when NLEAVES is 0 or above PROF_BPF_MAX_LEAVES.  The walker finds its
+   way down the same levels without this, branch-free (find_state).  */
 static inline int prof_bpf_tree(uint32_t nleaves, uint32_t *depth,
                                 uint32_t first[PROF_BPF_MAX_LEVELS + 1])
 {
-  uint32_t size[PROF_BPF_MAX_LEVELS + 1], n = nleaves, d = 0;
-  if (nleaves == 0)
+  uint32_t d = 1;
+  if (nleaves == 0 || nleaves > PROF_BPF_MAX_LEAVES)
     return -1;
-  /* the levels' sizes from the leaves up, size[0] the leaves' */
-  for (int l = 0; l < PROF_BPF_MAX_LEVELS; l++) {
-    size[l] = n;
-    n = (n + PROF_BPF_BLOCK_SLOTS - 1) >> PROF_BPF_BLOCK_BITS;
+  while (prof_bpf_level_blocks(nleaves, d) > 1)
     d++;
-    if (n == 1)
-      break;
-  }
-  if (n != 1)
-    return -1;
-  size[d] = 1;
-  /* from the root down: level L has size[d - L] blocks */
   first[0] = 0;
-  for (uint32_t l = 0; l < PROF_BPF_MAX_LEVELS; l++) {
-    if (l >= d)
-      break;
-    uint32_t above_leaves = d - l;    /* level L is size[d - L] blocks */
-    if (above_leaves > PROF_BPF_MAX_LEVELS)
-      break;
-    first[l + 1] = first[l] + size[above_leaves];
-  }
+  for (uint32_t l = 0; l < d; l++)
+    first[l + 1] = first[l] + prof_bpf_level_blocks(nleaves, d - l);
   *depth = d;
   return 0;
 }
