@@ -261,15 +261,15 @@ static uint32_t address_at_most(uint64_t a, uint64_t b)
   return (uint32_t)(((~b & a) | (~(b ^ a) & diff)) >> 63) ^ 1;
 }
 
-/* The mapping of PROC (NULL: a process not told yet) holding address
-   PC, or NULL.  How many mappings start at or below PC, counted by
-   halving without branches, as a block's slots are below: a search that
-   branched was 2^7 paths for the verifier, most of its work on the
-   whole program.  */
-static const struct prof_bpf_map *find_map(const struct prof_bpf_proc *proc, uint64_t pc)
+/* How many of PROC's mappings (NULL: a process not told yet) start at
+   or below PC, counted by halving without branches, as a block's slots
+   are below: a search that branched was 2^7 paths for the verifier,
+   most of its work on the whole program.  Global, so that its seven
+   rounds are checked once, not at each of its two callers.  */
+GLOBAL uint32_t maps_at_most(const struct prof_bpf_proc *proc, uint64_t pc)
 {
   if (!proc)
-    return NULL;
+    return 0;
   uint32_t n = proc->n, below = 0;
   _Static_assert(PROF_BPF_MAX_MAPS == 64, "the halving starts at 64");
   for (uint32_t step = PROF_BPF_MAX_MAPS; step > 0; step /= 2) {
@@ -277,7 +277,15 @@ static const struct prof_bpf_map *find_map(const struct prof_bpf_proc *proc, uin
     uint64_t start = proc->maps[(probe - 1) & (PROF_BPF_MAX_MAPS - 1)].start;
     below += step * (at_most(probe, n) & address_at_most(start, pc));
   }
-  if (below == 0)
+  return below;
+}
+
+/* The mapping of PROC (NULL: a process not told yet) holding address
+   PC, or NULL.  */
+static const struct prof_bpf_map *find_map(const struct prof_bpf_proc *proc, uint64_t pc)
+{
+  uint32_t below = maps_at_most(proc, pc);
+  if (!proc || below == 0)
     return NULL;
   const struct prof_bpf_map *m = &proc->maps[(below - 1) & (PROF_BPF_MAX_MAPS - 1)];
   return pc < m->end ? m : NULL;
