@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -195,13 +196,20 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;
-  uint8_t *buf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20)
-                     ? prof_read_whole(fd, (size_t)st.st_size) : NULL;
-  const char *wrong = buf ? check_file(buf, (size_t)st.st_size, &stale) : "cannot be read";
+  /* mapped, not read: libc's file is 240 KB, and its rows are used where
+     they lie */
+  int readable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20);
+  size_t len = readable ? (size_t)st.st_size : 0;
+  uint8_t *buf = readable && len >= sizeof h + 8 ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)
+                                                 : MAP_FAILED;
+  const char *wrong = buf != MAP_FAILED       ? check_file(buf, len, &stale)
+                      : readable && len < sizeof h + 8 ? "shorter than its header"
+                                                       : "cannot be read";
   if (wrong || stale) {
     if (wrong)
       fprintf(stderr, "gorc-prof: cached table %s: %s: built again\n", path, wrong);
-    free(buf);
+    if (buf != MAP_FAILED)
+      munmap(buf, len);
     close(fd);
     return 0;
   }
@@ -210,11 +218,15 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
   memcpy(&h, buf, sizeof h);
   t->nstates = h.nstates;
   t->nrows = h.nrows;
+  /* (the states copied: at the header's end they lie unaligned) */
   t->states = prof_xmalloc((h.nstates ? h.nstates : 1) * sizeof *t->states);
-  t->rows = prof_xmalloc((h.nrows ? h.nrows : 1) * sizeof *t->rows);
   memcpy(t->states, buf + sizeof h, h.nstates * sizeof *t->states);
-  memcpy(t->rows, buf + sizeof h + h.nstates * sizeof *t->states, h.nrows * sizeof *t->rows);
-  free(buf);
+  _Static_assert(sizeof h % _Alignof(struct prof_cache_row) == 0
+                     && sizeof(struct gorc_state) % _Alignof(struct prof_cache_row) == 0,
+                 "the rows lie aligned in the mapping");
+  t->rows = (struct prof_cache_row *)(buf + sizeof h + h.nstates * sizeof *t->states);
+  t->mapped = buf;
+  t->mapped_len = len;
   return 1;
 }
 
@@ -325,6 +337,9 @@ void prof_cache_store(const uint8_t *id, size_t idlen, uint64_t size,
 void prof_cache_free(struct prof_cache_table *t)
 {
   free(t->states);
-  free(t->rows);
+  if (t->mapped)
+    munmap(t->mapped, t->mapped_len);
+  else
+    free(t->rows);
   memset(t, 0, sizeof *t);
 }

@@ -54,8 +54,10 @@ struct prof_cache_row {
 struct prof_cache_table {
   struct gorc_state *states;
   uint32_t nstates;
-  struct prof_cache_row *rows;
+  struct prof_cache_row *rows;  /* in MAPPED, the file, when it was read (else allocated) */
   uint32_t nrows;
+  void *mapped;
+  size_t mapped_len;
 };
 
 /* The file whose build ID is ID (IDLEN bytes) and SIZE bytes: its table
