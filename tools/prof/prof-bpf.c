@@ -1378,10 +1378,16 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
   if (b->keep.dir_fd >= 0)
     fprintf(f, "gorc-prof: BPF walker kept in %s: %s\n", b->keep.path,
             b->keep.reused ? "reused, its programs not loaded again" : "loaded, kept for the next run");
-  if (runs && b->stats_fd >= 0)
+  /* (per frame only where a sample walks a frame or more: the run
+     time of -a's idle and kernel threads' samples, with no user stack,
+     over the few frames walked was no walk's cost) */
+  if (runs && b->stats_fd >= 0 && frames >= runs)
     fprintf(f, "gorc-prof: BPF run time: %.0f ns per sample, %.1f ns per frame (the kernel's "
-            "BPF statistics)\n", (double)ns / (double)runs,
-            frames ? (double)ns / (double)frames : 0.0);
+            "BPF statistics)\n", (double)ns / (double)runs, (double)ns / (double)frames);
+  else if (runs && b->stats_fd >= 0)
+    fprintf(f, "gorc-prof: BPF run time: %.0f ns per sample (the kernel's BPF statistics; "
+            "%.2f user frames a sample: no figure per frame)\n",
+            (double)ns / (double)runs, (double)frames / (double)runs);
   size_t unsampled = 0;
   for (size_t i = 0; i < b->ntables; i++)
     unsampled += b->tables[i].id != PROF_BPF_NO_MODULE && b->tables[i].nleaves == 0
