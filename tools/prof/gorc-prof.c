@@ -53,7 +53,6 @@ struct options {
   pid_t *pids;
   size_t npids;
   char **cmd;
-  char defprefix[PATH_MAX];
 };
 
 static void usage(FILE *f)
@@ -227,8 +226,7 @@ static int parse_options(struct options *o, int argc, char **argv)
     const char *name = o->cmd ? o->cmd[0] : o->perf_data ? o->perf_data
                        : o->all ? "all" : "gorc-prof";
     const char *b = strrchr(name, '/');
-    snprintf(o->defprefix, sizeof o->defprefix, "%s", b ? b + 1 : name);
-    o->prefix = o->defprefix;
+    o->prefix = b ? b + 1 : name;
   }
   return 0;
 }
@@ -338,6 +336,10 @@ static void folded_lines_free(struct svg_stack *lines, size_t n)
 
 /* Step 3: PREFIX.folded, PREFIX.pb.gz and PREFIX.svg.  0, or 1 when one
    could not be written.  */
+/* (not inlined: its 8 KB of paths were main's frame all through the
+   recording, and a sample of gorc-prof itself copied before its table
+   was loaded, -a's first, ended [truncated] under main) */
+__attribute__((noinline))
 static int write_outputs(const struct options *o, const struct prof_data *d,
                          const struct prof_folded *list, size_t nl, double start,
                          double elapsed)
@@ -412,7 +414,9 @@ static void write_interval(void *arg, struct prof_data *d)
 }
 
 /* After an output could not be written: every output removed, so that
-   a failed run leaves no partial profile behind.  */
+   a failed run leaves no partial profile behind.  (Not inlined, as
+   write_outputs.)  */
+__attribute__((noinline))
 static void remove_outputs(const struct options *o)
 {
   static const char *const exts[] = { ".pb.gz", ".folded", ".svg" };

@@ -1123,6 +1123,13 @@ void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p, int build)
     build_tables_of(b, p);
 }
 
+void prof_bpf_sync_now(struct prof_bpf *b, const struct prof_proc *p)
+{
+  prof_bpf_sync(b, p, 1);
+  wait_published(b);
+  push_proc(b, p);
+}
+
 /* Does P map a module whose table is fresh?  */
 static int maps_fresh_table(struct prof_bpf *b, const struct prof_proc *p)
 {
@@ -1472,6 +1479,7 @@ void prof_bpf_remapped(struct prof_bpf *b, pid_t pid, uint64_t lo, uint64_t hi, 
 }
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid) { (void)b; (void)pid; }
 void prof_bpf_prepare(struct prof_bpf *b, const char *cmd) { (void)b; (void)cmd; }
+void prof_bpf_sync_now(struct prof_bpf *b, const struct prof_proc *p) { (void)b; (void)p; }
 void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
 {
   (void)b; (void)fn; (void)arg;

@@ -310,6 +310,10 @@ int prof_bpf_ring_fd(const struct prof_bpf *b);
    it arrives (its stack copied, then walked again: -a, where building
    every module of every process up front would take seconds).  */
 void prof_bpf_sync(struct prof_bpf *b, const struct prof_proc *p, int build);
+/* prof_bpf_sync with BUILD, returning once P's tables are in the
+   walker's map and P told with them: its next sample is walked in the
+   kernel (gorc-prof's own process under -a).  */
+void prof_bpf_sync_now(struct prof_bpf *b, const struct prof_proc *p);
 /* Tables built since the last call (for samples that needed them): the
    processes of VIEW that map their modules get their mappings again,
    with them.  */

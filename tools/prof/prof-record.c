@@ -479,18 +479,19 @@ static void synthesize_process(struct recorder *r, pid_t pid)
   read_proc_maps(r, p, 0);
 }
 
-/* -a: every process running now, from /proc (the idle task, pid 0,
-   named as perf names it).  */
+/* -a: every process running now but gorc-prof's own (synthesize_self),
+   from /proc (the idle task, pid 0, named as perf names it).  */
 static void synthesize_all(struct recorder *r)
 {
   DIR *dir = opendir("/proc");
   if (!dir)
     return;
+  pid_t self = getpid();
   struct dirent *de;
   while ((de = readdir(dir))) {
     char *end;
     long pid = strtol(de->d_name, &end, 10);
-    if (*end == 0 && pid > 0 && pid <= INT32_MAX)
+    if (*end == 0 && pid > 0 && pid <= INT32_MAX && pid != self)
       synthesize_process(r, (pid_t)pid);
   }
   closedir(dir);
@@ -536,13 +537,17 @@ static void kill_and_wait_end(pid_t pid)
 
 /* --unwind=bpf: process P, read from /proc, into the walker's view,
    and its mappings to the walker (-a: their tables as their first
-   samples need them).  */
-static void walker_adopt(struct recorder *r, const struct prof_proc *p)
+   samples need them; NOW: with its tables, in the walker's map before
+   this returns).  */
+static void walker_adopt(struct recorder *r, const struct prof_proc *p, int now)
 {
   struct prof_proc *v = prof_proc_get(&r->bpf_view, p->pid);
   memcpy(v->comm, p->comm, sizeof v->comm);
   prof_space_copy(&v->space, &p->space);
-  prof_bpf_sync(r->bpf, v, !r->o->all);
+  if (now)
+    prof_bpf_sync_now(r->bpf, v);
+  else
+    prof_bpf_sync(r->bpf, v, !r->o->all);
 }
 
 /* GORC_PROF_TEST_PAUSE_AFTER_MAPS=FILE: FILE made once a process's
@@ -577,7 +582,7 @@ static int attach_process(struct recorder *r, pid_t pid)
   synthesize_process(r, pid);
   /* the walker's tables before the first sample */
   if (r->bpf)
-    walker_adopt(r, prof_proc_get(r->d, pid));
+    walker_adopt(r, prof_proc_get(r->d, pid), 0);
   test_pause_after_maps();
   int opened = 0, rc = 0;
   struct dirent *de;
@@ -600,7 +605,7 @@ static int attach_process(struct recorder *r, pid_t pid)
   }
   read_proc_maps(r, prof_proc_get(r->d, pid), 1);
   if (r->bpf)
-    walker_adopt(r, prof_proc_get(r->d, pid));
+    walker_adopt(r, prof_proc_get(r->d, pid), 0);
   if (r->o->progress)
     fprintf(stderr, "gorc-prof: attached to process %d (%s), %d threads\n", (int)pid,
             prof_proc_get(r->d, pid)->comm, opened);
@@ -1226,7 +1231,18 @@ static void recorder_close(struct recorder *r)
 static void sync_walker(struct recorder *r)
 {
   for (size_t i = 0; i < r->d->nprocs; i++)
-    walker_adopt(r, &r->d->procs[i]);
+    walker_adopt(r, &r->d->procs[i], 0);
+}
+
+/* -a: gorc-prof's own process, read before the events open and given to
+   the walker with its tables in (BPF): it is sampled from the first
+   event on, through the read of every other process, and those first
+   samples, copied, ended [truncated] under its own deep frames.  */
+static void synthesize_self(struct recorder *r)
+{
+  synthesize_process(r, getpid());
+  if (r->bpf)
+    walker_adopt(r, prof_proc_get(r->d, getpid()), 1);
 }
 
 /* Open the events: on every CPU (-a), on the stopped program, or on each
@@ -1234,6 +1250,7 @@ static void sync_walker(struct recorder *r)
 static int open_events(struct recorder *r)
 {
   if (r->o->all) {
+    synthesize_self(r);
     if (open_thread(r, -1) != 0)
       return -1;
     /* after the events open: a process started in between is in both */

@@ -516,10 +516,13 @@ static const char *scratch_write(const char *key, const char *name, const void *
      containers' libc.so.6) keep it, and frames are shown by it */
   static unsigned next_dir;
   struct scratch *c = calloc(1, sizeof *c);
-  char dir[PATH_MAX + 32], path[PATH_MAX + 300];
-  snprintf(dir, sizeof dir, "%s/%u", scratch_dir, next_dir++);
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  int made = c && mkdir(dir, 0700) == 0;
+  /* the directory, then the file in it, in one buffer (two were 8.5 KB
+     of frame: a sample in the write, copied by gorc-prof -a before its
+     own table was loaded, ended [truncated] here) */
+  char path[PATH_MAX + 300];
+  int dir_len = snprintf(path, sizeof path, "%s/%u", scratch_dir, next_dir++);
+  int made = c && mkdir(path, 0700) == 0;
+  snprintf(path + dir_len, sizeof path - (size_t)dir_len, "/%s", name);
   int fd = made ? open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
   int ok = fd >= 0 && write(fd, data, len) == (ssize_t)len;
   if (fd >= 0)
@@ -527,8 +530,9 @@ static const char *scratch_write(const char *key, const char *name, const void *
   if (!ok || !(c->key = strdup(key)) || !(c->path = strdup(path))) {
     if (fd >= 0)
       unlink(path);
+    path[dir_len] = 0;
     if (made)
-      rmdir(dir);
+      rmdir(path);
     if (c)
       free(c->key);
     free(c);
