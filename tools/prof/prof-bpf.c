@@ -1401,7 +1401,7 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
                  && b->tables[i].fd < 0;
   fprintf(f, "gorc-prof: BPF tables: %zu modules with records: %llu rows, %.1f KB for %.1f KB "
           "of records (%.2fx); %zu from .eh_frame: %llu rows, %.1f KB for %.1f KB of .eh_frame "
-          "(or .debug_frame) "
+          "(or .debug_frame, .gopclntab) "
           "(%.2fx); %zu states, %.1f KB; %zu modules without a table; %zu built before the program "
           "started; %zu read from the table cache; %zu mapped but never sampled (not built)\n",
           b->modules_records, (unsigned long long)b->rows_records,

@@ -1144,7 +1144,10 @@ void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint
   for (size_t i = 1; m->ok && i < m->elf.shnum; i++)
     if (strcmp(m->elf.secs[i].name, ".eh_frame") == 0
         || strcmp(m->elf.secs[i].name, ".eh_frame_hdr") == 0
-        || (m->cfi[CFI_DEBUG_FRAME].ok && strcmp(m->elf.secs[i].name, ".debug_frame") == 0))
+        || (m->cfi[CFI_DEBUG_FRAME].ok && strcmp(m->elf.secs[i].name, ".debug_frame") == 0)
+        /* (a stripped Go program's frames are all .gopclntab's) */
+        || (m->has_go && !m->cfi[CFI_DEBUG_FRAME].ok
+            && strcmp(m->elf.secs[i].name, ".gopclntab") == 0))
       *eh_bytes += m->elf.secs[i].size;
 }
 

@@ -88,7 +88,7 @@ struct prof_module_text {
 int prof_module_text(const struct prof_module *m, struct prof_module_text *t);
 /* The bytes of M's gorc records (sections and index: 0 without them)
    and of its .eh_frame and .eh_frame_hdr (and .debug_frame, where it is
-   read).  */
+   read; a Go program's .gopclntab where it has no .debug_frame).  */
 void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint64_t *eh_bytes);
 
 /* Walk the sample: IPS[0] is regs->ip, then one return address per
