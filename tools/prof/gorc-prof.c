@@ -335,10 +335,10 @@ static void folded_lines_free(struct svg_stack *lines, size_t n)
 }
 
 /* Step 3: PREFIX.folded, PREFIX.pb.gz and PREFIX.svg.  0, or 1 when one
-   could not be written.  */
-/* (not inlined: its 8 KB of paths were main's frame all through the
-   recording, and a sample of gorc-prof itself copied before its table
-   was loaded, -a's first, ended [truncated] under main) */
+   could not be written.  Not inlined: its 8 KB of paths were main's
+   frame all through the recording, and a sample of gorc-prof itself
+   copied before its table was loaded (-a's first) ended [truncated]
+   under main.  */
 __attribute__((noinline))
 static int write_outputs(const struct options *o, const struct prof_data *d,
                          const struct prof_folded *list, size_t nl, double start,

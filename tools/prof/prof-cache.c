@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -196,20 +195,13 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;
-  /* mapped, not read: libc's file is 240 KB, and its rows are used where
-     they lie */
-  int readable = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20);
-  size_t len = readable ? (size_t)st.st_size : 0;
-  uint8_t *buf = readable && len >= sizeof h + 8 ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0)
-                                                 : MAP_FAILED;
-  const char *wrong = buf != MAP_FAILED       ? check_file(buf, len, &stale)
-                      : readable && len < sizeof h + 8 ? "shorter than its header"
-                                                       : "cannot be read";
+  uint8_t *buf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20)
+                     ? prof_read_whole(fd, (size_t)st.st_size) : NULL;
+  const char *wrong = buf ? check_file(buf, (size_t)st.st_size, &stale) : "cannot be read";
   if (wrong || stale) {
     if (wrong)
       fprintf(stderr, "gorc-prof: cached table %s: %s: built again\n", path, wrong);
-    if (buf != MAP_FAILED)
-      munmap(buf, len);
+    free(buf);
     close(fd);
     return 0;
   }
@@ -218,15 +210,17 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
   memcpy(&h, buf, sizeof h);
   t->nstates = h.nstates;
   t->nrows = h.nrows;
-  /* (the states copied: at the header's end they lie unaligned) */
+  /* the rows used where they were read (libc's are 240 KB: a copy, and
+     its pages' faults, were most of the load); the few states copied,
+     as they lie unaligned after the header.  (Read, not mapped: a file
+     cut short under a mapping would be a SIGBUS.)  */
   t->states = prof_xmalloc((h.nstates ? h.nstates : 1) * sizeof *t->states);
   memcpy(t->states, buf + sizeof h, h.nstates * sizeof *t->states);
   _Static_assert(sizeof h % _Alignof(struct prof_cache_row) == 0
                      && sizeof(struct gorc_state) % _Alignof(struct prof_cache_row) == 0,
-                 "the rows lie aligned in the mapping");
+                 "the rows lie aligned in the buffer");
   t->rows = (struct prof_cache_row *)(buf + sizeof h + h.nstates * sizeof *t->states);
-  t->mapped = buf;
-  t->mapped_len = len;
+  t->file = buf;
   return 1;
 }
 
@@ -337,8 +331,8 @@ void prof_cache_store(const uint8_t *id, size_t idlen, uint64_t size,
 void prof_cache_free(struct prof_cache_table *t)
 {
   free(t->states);
-  if (t->mapped)
-    munmap(t->mapped, t->mapped_len);
+  if (t->file)
+    free(t->file);
   else
     free(t->rows);
   memset(t, 0, sizeof *t);

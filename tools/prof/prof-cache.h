@@ -54,10 +54,9 @@ struct prof_cache_row {
 struct prof_cache_table {
   struct gorc_state *states;
   uint32_t nstates;
-  struct prof_cache_row *rows;  /* in MAPPED, the file, when it was read (else allocated) */
+  struct prof_cache_row *rows;  /* in FILE, the file's bytes, when it was read (else allocated) */
   uint32_t nrows;
-  void *mapped;
-  size_t mapped_len;
+  uint8_t *file;
 };
 
 /* The file whose build ID is ID (IDLEN bytes) and SIZE bytes: its table
