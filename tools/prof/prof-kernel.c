@@ -244,14 +244,20 @@ static int text_end(const char *name, size_t len)
          || (len == 10 && memcmp(name, "_einittext", 10) == 0);
 }
 
+/* Is the test hook GORC_PROF_TEST_KALLSYMS set to VALUE?  */
+static int kallsyms_test(const char *value)
+{
+  const char *test = getenv("GORC_PROF_TEST_KALLSYMS");
+  return test && strcmp(test, value) == 0;
+}
+
 /* GORC_PROF_TEST_KALLSYMS=left: each address the kernel's lookup left
    to kallsyms, told with the name kallsyms gave it, so that a test can
    see which those were (only code gone or replaced since the sample, in
    the memory for BPF and modules, may be).  */
 static void tell_left(const struct candidate *cands, size_t n)
 {
-  const char *test = getenv("GORC_PROF_TEST_KALLSYMS");
-  if (!test || strcmp(test, "left") != 0)
+  if (!kallsyms_test("left"))
     return;
   for (size_t i = 0; i < n; i++)
     fprintf(stderr, "gorc-prof: test: left to kallsyms: %#llx %s\n",
@@ -298,8 +304,7 @@ static void named_by_kernel(void *arg, size_t i, const char *name, size_t len)
    compare the two ways; =left: all it can, then tell_left).  */
 static void name_by_kernel(void)
 {
-  const char *test = getenv("GORC_PROF_TEST_KALLSYMS");
-  if (test && strcmp(test, "1") == 0)
+  if (kallsyms_test("1"))
     return;
   uint64_t *pcs = prof_xmalloc(unnamed * sizeof *pcs);
   struct kaddr **slots = prof_xmalloc(unnamed * sizeof *slots);
