@@ -1564,7 +1564,7 @@ void prof_bpf_feed(struct prof_bpf *b, struct prof_data *d, const void *rec, siz
   size_t n = (len - sizeof s) / 8, nkernel = 0;
   while (nkernel < n && nkernel < PROF_BPF_MAX_KERNEL && PROF_BPF_KERNEL_ADDR(ips[nkernel]))
     nkernel++;
-  struct prof_proc *p = prof_proc_get(d, (pid_t)s.pid);
+  struct prof_proc *p = prof_proc_of_sample(d, (pid_t)s.pid, (pid_t)PROF_BPF_TID(s.tid_end));
   /* the ring buffer's 8-byte header counts too */
   d->record_bytes += 8 + len;
   if (PROF_BPF_END(s.tid_end) == PROF_BPF_END_COPIED) {

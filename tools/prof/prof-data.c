@@ -96,6 +96,14 @@ struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid)
   return p;
 }
 
+struct prof_proc *prof_proc_of_sample(struct prof_data *d, pid_t pid, pid_t tid)
+{
+  for (size_t i = d->nprocs; tid != pid && i-- > 0;)
+    if (d->procs[i].pid == pid)
+      return &d->procs[i];
+  return prof_proc_get(d, pid);
+}
+
 /* Is process PID's root another than gorc-prof's?  */
 static int root_differs(pid_t pid)
 {

@@ -130,11 +130,18 @@ void prof_text_put(struct prof_text *t, const char *s, size_t n);
 /* V as printf's %llu (BASE 10) or %llx (BASE 16) writes it.  */
 void prof_text_uint(struct prof_text *t, unsigned long long v, unsigned base);
 
-/* The process PID of D, made (empty) when new.  */
 /* The process PID that has not ended: found (NULL when none), or got
-   (made when none).  */
+   (made, empty, when none).  */
 struct prof_proc *prof_proc_find(struct prof_data *d, pid_t pid);
 struct prof_proc *prof_proc_get(struct prof_data *d, pid_t pid);
+/* The process PID whose thread TID's sample this is: the last one of
+   that pid, ended or not, where TID is not its first thread (made when
+   none).  A process ends at its first thread's exit record where its
+   other threads are not counted (recording live), but exit_group's
+   other threads die after that thread, and a sample of their dying is
+   still the process's.  A new process of that pid starts with its fork
+   record, which makes it, and in its first thread, pid = tid.  */
+struct prof_proc *prof_proc_of_sample(struct prof_data *d, pid_t pid, pid_t tid);
 void prof_proc_add_tid(struct prof_proc *p, uint32_t tid);
 /* The file gorc-prof reads for the file PATH that process P maps, whose
    inode the kernel gives in ID (D live, ID known; else PATH): PATH when

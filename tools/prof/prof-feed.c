@@ -142,7 +142,7 @@ static void feed_sample(struct prof_data *d, const struct gorc_perf_layout *l,
 
   if (gorc_perf_decode_sample(l, rec, len, &s) != 0)
     return;
-  struct prof_proc *p = prof_proc_get(d, (pid_t)s.pid);
+  struct prof_proc *p = prof_proc_of_sample(d, (pid_t)s.pid, (pid_t)s.tid);
   /* the kernel part of the callchain (with exclude_callchain_user, the
      whole of it) */
   nkernel = callchain_part(s.callchain, s.ncallchain, PERF_CONTEXT_KERNEL, kips,
