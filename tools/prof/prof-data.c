@@ -212,29 +212,86 @@ void prof_text_uint(struct prof_text *t, unsigned long long v, unsigned base)
   prof_text_put(t, buf + at, sizeof buf - at);
 }
 
-void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
-                          const uint64_t *kips, uint32_t nkernel, const uint64_t *uips,
-                          uint32_t nuser)
+static uint64_t stack_hash(const uint64_t *kips, uint32_t nkernel, const uint64_t *uips,
+                           uint32_t nuser)
 {
+  uint64_t h = (uint64_t)nkernel << 32 | nuser;
+  for (uint32_t i = 0; i < nkernel; i++)
+    h = (h ^ kips[i]) * 0x9e3779b97f4a7c15ull;
+  for (uint32_t i = 0; i < nuser; i++)
+    h = (h ^ uips[i]) * 0x9e3779b97f4a7c15ull;
+  return h ^ h >> 31;
+}
+
+/* SLOT's stack as the frames KIPS then UIPS?  */
+static int stack_is(const struct prof_proc *p, const struct prof_stack_slot *slot,
+                    const uint64_t *kips, uint32_t nkernel, const uint64_t *uips, uint32_t nuser)
+{
+  const uint64_t *ips = p->ips + slot->at_plus_one - 1;
+  return slot->nkernel == nkernel && slot->n == nkernel + nuser
+         && (!nkernel || memcmp(ips, kips, nkernel * sizeof *ips) == 0)
+         && (!nuser || memcmp(ips + nkernel, uips, nuser * sizeof *ips) == 0);
+}
+
+/* P's stacks in twice the slots.  */
+static void stacks_grow(struct prof_proc *p)
+{
+  size_t cap = p->cap_stacks ? 2 * p->cap_stacks : 256;
+  struct prof_stack_slot *slots = memset(prof_xmalloc(cap * sizeof *slots), 0, cap * sizeof *slots);
+  for (size_t i = 0; i < p->cap_stacks; i++) {
+    const struct prof_stack_slot *old = &p->stacks[i];
+    if (!old->at_plus_one)
+      continue;
+    size_t at = old->hash & (cap - 1);
+    while (slots[at].at_plus_one)
+      at = (at + 1) & (cap - 1);
+    slots[at] = *old;
+  }
+  free(p->stacks);
+  p->stacks = slots;
+  p->cap_stacks = cap;
+}
+
+/* The index in P's ips of the stack KIPS then UIPS: where a sample had
+   it before, else appended.  */
+static size_t stack_at(struct prof_proc *p, const uint64_t *kips, uint32_t nkernel,
+                       const uint64_t *uips, uint32_t nuser)
+{
+  if (2 * (p->nstacks + 1) > p->cap_stacks)
+    stacks_grow(p);
+  uint64_t hash = stack_hash(kips, nkernel, uips, nuser);
+  size_t i = hash & (p->cap_stacks - 1);
+  for (; p->stacks[i].at_plus_one; i = (i + 1) & (p->cap_stacks - 1))
+    if (p->stacks[i].hash == hash && stack_is(p, &p->stacks[i], kips, nkernel, uips, nuser))
+      return p->stacks[i].at_plus_one - 1;
   uint32_t n = nkernel + nuser;
   /* past 64 KB in huge pages: a process's samples and frames are most
      of what gorc-prof writes to memory; small at first: a perf.data of
      many short processes has a few samples each */
-  p->samples = prof_xgrow(p->samples, &p->cap_samples, p->nsamples + 1, sizeof *p->samples, 16,
-                          64 * 1024);
   p->ips = prof_xgrow(p->ips, &p->cap_ips, p->nips + n, sizeof *p->ips, 128, 64 * 1024);
   if (nkernel)
     memcpy(p->ips + p->nips, kips, (size_t)nkernel * sizeof *kips);
   if (nuser)
     memcpy(p->ips + p->nips + nkernel, uips, (size_t)nuser * sizeof *uips);
+  p->stacks[i] = (struct prof_stack_slot){ hash, p->nips + 1, n, nkernel };
+  p->nstacks++;
+  p->nips += n;
+  return p->nips - n;
+}
+
+void prof_proc_add_sample(struct prof_proc *p, uint64_t time, uint32_t tid, int32_t end,
+                          const uint64_t *kips, uint32_t nkernel, const uint64_t *uips,
+                          uint32_t nuser)
+{
+  p->samples = prof_xgrow(p->samples, &p->cap_samples, p->nsamples + 1, sizeof *p->samples, 16,
+                          64 * 1024);
   struct prof_sample *s = &p->samples[p->nsamples++];
   s->time = time;
   s->tid = tid;
   s->end = end;
-  s->n = n;
+  s->n = nkernel + nuser;
   s->nkernel = nkernel;
-  s->at = p->nips;
-  p->nips += n;
+  s->at = stack_at(p, kips, nkernel, uips, nuser);
   prof_proc_add_tid(p, tid);
 }
 
@@ -254,6 +311,7 @@ static void proc_free(struct prof_proc *p)
   free(p->spans);
   free(p->samples);
   free(p->ips);
+  free(p->stacks);
   free(p->tids);
   free(p->space.maps);
   free(p->path);
@@ -268,7 +326,9 @@ void prof_data_clear_samples(struct prof_data *d)
       proc_free(p);
       continue;
     }
-    p->nsamples = p->nips = p->ntids = 0;
+    p->nsamples = p->nips = p->ntids = p->nstacks = 0;
+    if (p->stacks)
+      memset(p->stacks, 0, p->cap_stacks * sizeof *p->stacks);
     d->procs[kept++] = *p;
   }
   d->nprocs = kept;

@@ -21,7 +21,8 @@ struct prof_span {
   const struct prof_module *mod;  /* its module (the file read), or NULL: NAME names it */
 };
 
-/* One sample: its N frames, innermost first, are proc.ips[AT ..]: the
+/* One sample: its N frames, innermost first, are proc.ips[AT ..] (the
+   same frames once for every sample of them: proc.stacks): the
    first NKERNEL are kernel addresses (the kernel's callchain: where the
    kernel was interrupted, then its return addresses up to the system
    call's or the interrupt's entry), the other N - NKERNEL the user stack
@@ -41,6 +42,14 @@ struct prof_sample {
   size_t at;                 /* index of its first ip in proc.ips */
 };
 
+/* A distinct stack of a process: its frames at proc.ips[AT_PLUS_ONE - 1
+   ..] (0: an empty slot).  */
+struct prof_stack_slot {
+  uint64_t hash;
+  size_t at_plus_one;
+  uint32_t n, nkernel;
+};
+
 struct prof_proc {
   pid_t pid;
   char comm[32];
@@ -56,6 +65,11 @@ struct prof_proc {
   size_t nsamples, cap_samples;
   uint64_t *ips;
   size_t nips, cap_ips;
+  /* the distinct stacks in IPS, hashed (open addressing, a power of two
+     of slots, at most half used): a long run repeats a few thousand
+     stacks, and a sample costs its 32 bytes, not 8 more a frame */
+  struct prof_stack_slot *stacks;
+  size_t nstacks, cap_stacks;
   uint32_t *tids;
   size_t ntids;
   int ended;                 /* it exited while profiled */
