@@ -1,6 +1,6 @@
 /* gorc-prof test program: overflows gorc-prof's ring buffer on cue.
 
-     prof-fill MS [LIB]
+     prof-fill MS [LIB [held]]
 
    Run as `GORC_PROF_TEST_HOLD_RING=1 gorc-prof -- prof-fill MS`: gorc-prof
    does not read its ring until asked.  The program burns MS milliseconds
@@ -16,14 +16,16 @@
    which then may never be.  With LIB (prof-dlopen.c built with
    -DPROF_DLOPEN_LIB -shared) it dlopens LIB while the ring is full (its
    mmap record is lost for sure) and burns after the answers in main ->
-   lib_chain -> lib_work.  Exits 0, 1 when not started by gorc-prof or
-   LIB does not load.  */
+   lib_chain -> lib_work; with "held", it burns MS there before it asks
+   too (samples in a library whose mapping gorc-prof has not read).
+   Exits 0, 1 when not started by gorc-prof or LIB does not load.  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,6 +87,8 @@ int main(int argc, char **argv)
       fprintf(stderr, "prof-fill: %s\n", dlerror());
       return 1;
     }
+    if (argc > 3 && strcmp(argv[3], "held") == 0)
+      sink += lib_chain((int)ms);
   }
   if (kill(getppid(), SIGUSR1) != 0) {
     perror("prof-fill: kill");

@@ -786,6 +786,19 @@ static void copy_stack(struct walk *w)
     count(PROF_BPF_STAT_COPIED, 1);
 }
 
+/* May this sample carry its stack's copy?  While the ring buffer stays
+   at most half full with it.  Copies filled the ring while gorc-prof
+   was busy (building a compiler's table at its first run) and whole
+   samples were dropped; past half, the sample goes out walked as far as
+   the tables go and marked (no table yet), a few hundred bytes, and the
+   other half holds thousands of those.  */
+static int copy_fits(struct walk *w)
+{
+  uint64_t ring = bpf_ringbuf_query(&samples, BPF_RB_RING_SIZE);
+  uint64_t unread = bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA);
+  return unread + sizeof w->s + sizeof w->ips <= ring / 2;
+}
+
 SEC("perf_event")
 int prof_sample(void *ctx)
 {
@@ -810,8 +823,12 @@ int prof_sample(void *ctx)
     w->end = PROF_BPF_END_KERNEL, w->nuser = 0;
   else
     walk_user(w, bpf_get_current_task_btf(), pid);
-  if ((w->end == PROF_BPF_END_NO_TABLE || w->end == PROF_BPF_END_NO_MAPPING))
-    copy_stack(w);
+  if (w->end == PROF_BPF_END_NO_TABLE || w->end == PROF_BPF_END_NO_MAPPING) {
+    if (copy_fits(w))
+      copy_stack(w);
+    else
+      count(PROF_BPF_STAT_NOT_COPIED, 1);
+  }
   w->s.tid_end = PROF_BPF_TID_END((uint32_t)id, w->end);
   uint64_t size = sizeof w->s + 8 * (uint64_t)(w->nkernel + w->nuser);
   if (w->stack_bytes)

@@ -1371,8 +1371,8 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
   fprintf(f, "gorc-prof: BPF walker: %llu samples, %llu lost (ring buffer full, %u %s), %llu user "
           "frames (limit %d a stack), %llu mappings found in the kernel (not told yet), %llu "
           "samples of a process whose mappings were another image's (an exec not read yet), %llu "
-          "stacks copied (a table not loaded yet), walked again in the kernel: %llu, %llu failed, "
-          "%llu at a pc in no mapping\n",
+          "stacks copied (a table not loaded yet), %llu not (the ring buffer half full), walked "
+          "again in the kernel: %llu, %llu failed, %llu at a pc in no mapping\n",
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_SAMPLES),
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_LOST),
           ring_kb >= 1024 ? ring_kb >> 10 : ring_kb, ring_kb >= 1024 ? "MB" : "KB",
@@ -1380,6 +1380,7 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_VMA),
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_STALE),
           (unsigned long long)stat_sum(b, PROF_BPF_STAT_COPIED),
+          (unsigned long long)stat_sum(b, PROF_BPF_STAT_NOT_COPIED),
           (unsigned long long)b->rewalked, (unsigned long long)b->rewalk_failed,
           (unsigned long long)b->held_not_code);
   if (b->keep.dir_fd >= 0)

@@ -267,6 +267,7 @@ enum prof_bpf_stat {
   PROF_BPF_STAT_LOST,            /* the ring buffer was full */
   PROF_BPF_STAT_FRAMES,          /* user frames walked */
   PROF_BPF_STAT_COPIED,          /* stacks copied: a table not loaded yet */
+  PROF_BPF_STAT_NOT_COPIED,      /* ... not copied: the ring buffer half full */
   PROF_BPF_STAT_VMA,             /* mappings found in the kernel with a table (files) */
   PROF_BPF_STAT_STALE,           /* samples whose process's entry was another image's */
   PROF_BPF_STAT_COUNT
