@@ -580,9 +580,11 @@ static int attach_process(struct recorder *r, pid_t pid)
     return -1;
   }
   synthesize_process(r, pid);
-  /* the walker's tables before the first sample */
+  /* the walker's tables in its maps before the first sample (built but
+     still being published, a loaded machine's first samples were
+     copied, and a stack deeper than the copy cut short) */
   if (r->bpf)
-    walker_adopt(r, prof_proc_get(r->d, pid), 0);
+    walker_adopt(r, prof_proc_get(r->d, pid), 1);
   test_pause_after_maps();
   int opened = 0, rc = 0;
   struct dirent *de;
