@@ -33,6 +33,9 @@
 /* Bytes of user stack read at once (a read costs ~100 ns + 0.5 ns/byte
    on the VM of the project's figures: chunks, not words).  */
 #define PROF_BPF_CHUNK 256
+/* ... starting this far below the word that was missing: the saved
+   registers' slots under a frame's return address (six of them).  */
+#define PROF_BPF_CHUNK_BELOW 48
 /* find_state's cache, per CPU: a slot's word is a tag (bit 63 set, the
    module id and the pc) and the state id, written at once, so that a
    sample that interrupts prof_rewalk on its CPU never reads a tag with
