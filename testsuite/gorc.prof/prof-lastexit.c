@@ -1,7 +1,8 @@
 /* gorc.prof: a process whose first thread exits first (its own exit, not
    the process's), and whose last thread then does WORK steps (a fixed
    amount of work, not of time) and ends the process (exit_group).  With
-   "wait", the first thread exits only at a SIGUSR1: a test stops
+   "wait", it prints "ready" once it can take a SIGUSR1, and the first
+   thread exits only at that signal: a test stops
    gorc-prof meanwhile, so that it reads the first thread's exit record
    when the whole process has gone, as when exit_group's other threads
    die after the first.
@@ -45,8 +46,11 @@ int main(int argc, char **argv)
     return 1;
   }
   int signo;
-  if (argc > 2 && strcmp(argv[2], "wait") == 0)
+  if (argc > 2 && strcmp(argv[2], "wait") == 0) {
+    printf("ready\n");
+    fflush(stdout);
     sigwait(&usr1, &signo);
+  }
   syscall(SYS_set_tid_address, &first_alive);
   syscall(SYS_exit, 0);
 }
