@@ -51,9 +51,10 @@
 #    what kernel.bpf_stats_enabled turns on) against the copy mode's
 #    added program CPU per sample; what its tables cost against the
 #    records' and .eh_frame's bytes; a 500-frame recursion (100 KB of
-#    stack): stacks complete in each mode; and the distinct complete
+#    stack): stacks complete in each mode; the distinct complete
 #    stacks of the burn program in both modes and from libgorc in the
-#    process (--preload), compared.
+#    process (--preload), compared; and the BPF run time on a compiler
+#    (cc1: deep stacks, a large .eh_frame table).
 #
 # PROF_PARTS picks parts (default "overhead perf-data kernel system bpf":
 # 1, 2 with 3, 4, 5, 6), e.g. PROF_PARTS=perf-data bench/prof/run.sh for
@@ -319,6 +320,27 @@ bpf_part() {
     "${db% *}" "${db#* }" "${dc% *}" "${dc#* }"
   printf 'prof:   short processes (%s): bpf %s; copy %s\n' "$SHORT_LOOP_SAID" \
     "$(short_processes bpf)" "$(short_processes copy)"
+  compiler_walk
+}
+
+# compiler_walk: the walker's run time on a real program's deep stacks
+# and large table: cc1 (its .eh_frame's), compiling gorc-prof's
+# prof-record.c at -O2 six times
+compiler_walk() {
+  local out=$WORK/cc1
+  (cd "$GORC_ROOT" &&
+     "$PROF" --unwind=bpf -F 1000 -o "$out" \
+       -- sh -c 'for i in 1 2 3 4 5 6; do "$0" -std=gnu11 -O2 -Iinclude -Itools/lib -Itools/prof -c tools/prof/prof-record.c -o /dev/null || exit 1; done' "$CC" \
+       2>"$out.txt" >/dev/null) || { echo "prof: bpf: profiling the compiler failed"; return; }
+  printf 'prof:   a compiler (%s -O2 of tools/prof/prof-record.c, 6 times): %s frames a sample, %s\n' "$CC" \
+    "$(awk '/^gorc-prof: BPF walker: / {
+              for (i = 1; i < NF; i++) {
+                if ($(i + 1) == "samples,") samples = $i
+                if ($(i + 1) == "user" && $(i + 2) == "frames") frames = $i
+              }
+            }
+            END { printf "%.1f", samples ? frames / samples : 0 }' "$out.txt")" \
+    "$(sed -n 's/^gorc-prof: BPF run time: //p' "$out.txt")"
 }
 
 # short_processes MODE: what gorc-prof --unwind=MODE makes of a shell
