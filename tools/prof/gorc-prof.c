@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,6 +95,36 @@ static int parse_every(struct options *o, const char *v)
   return 0;
 }
 
+/* V, all of it a whole number from LO to HI, into *OUT: 0, or -1 after
+   a message saying what OPT WANTS (strtol and atoi took "10x" for 10,
+   "abc" for 0).  */
+static int parse_whole(const char *opt, const char *wants, const char *v, long lo, long hi,
+                       long *out)
+{
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  if (end == v || *end || errno || n < lo || n > hi) {
+    fprintf(stderr, "gorc-prof: %s wants %s, not '%s'\n", opt, wants, v);
+    return -1;
+  }
+  *out = n;
+  return 0;
+}
+
+/* -d: seconds above 0, a year at most (strtod took "-1" and "abc" for
+   no limit: a recording that never ended).  */
+static int parse_duration(struct options *o, const char *v)
+{
+  char *end;
+  o->duration = strtod(v, &end);
+  if (end == v || *end || !(o->duration > 0 && o->duration <= 366 * 86400.0)) {
+    fprintf(stderr, "gorc-prof: -d wants seconds above 0 (a year at most), not '%s'\n", v);
+    return -1;
+  }
+  return 0;
+}
+
 static int parse_unwind(struct options *o, const char *v)
 {
   if (strcmp(v, "bpf") == 0)
@@ -124,27 +155,35 @@ static const char *opt_value(int argc, char **argv, int *i, const char *shortopt
 static int parse_option(struct options *o, int argc, char **argv, int *i)
 {
   const char *a = argv[*i], *v;
-  if ((v = opt_value(argc, argv, i, "-F", "--freq")))
-    o->hz = strtol(v, NULL, 10);
-  else if ((v = opt_value(argc, argv, i, "-o", "--output")))
+  long n;
+  if ((v = opt_value(argc, argv, i, "-F", "--freq"))) {
+    if (parse_whole("-F", "1..100000 samples per second", v, 1, 100000, &n) != 0)
+      return -1;
+    o->hz = n;
+  } else if ((v = opt_value(argc, argv, i, "-o", "--output")))
     o->prefix = v;
   else if ((v = opt_value(argc, argv, i, "-p", "--pid")))
     return parse_pids(o, v);
   else if ((v = opt_value(argc, argv, i, "-d", "--duration")))
-    o->duration = strtod(v, NULL);
+    return parse_duration(o, v);
   else if ((v = opt_value(argc, argv, i, NULL, "--every")))
     return parse_every(o, v);
-  else if ((v = opt_value(argc, argv, i, NULL, "--stack-size")))
-    o->stack_size = (unsigned)strtoul(v, NULL, 10);
-  else if ((v = opt_value(argc, argv, i, NULL, "--unwind")))
+  else if ((v = opt_value(argc, argv, i, NULL, "--stack-size"))) {
+    /* (a multiple of 8: checked with the other options) */
+    if (parse_whole("--stack-size", "a multiple of 8 from 8 to 65528", v, 8, 65528, &n) != 0)
+      return -1;
+    o->stack_size = (unsigned)n;
+  } else if ((v = opt_value(argc, argv, i, NULL, "--unwind")))
     return parse_unwind(o, v);
   else if ((v = opt_value(argc, argv, i, NULL, "--perf-data")))
     o->perf_data = v;
   else if ((v = opt_value(argc, argv, i, NULL, "--stacks")))
     o->stacks = v;
-  else if ((v = opt_value(argc, argv, i, NULL, "--top")))
-    o->top = atoi(v);
-  else if ((v = opt_value(argc, argv, i, NULL, "--title")))
+  else if ((v = opt_value(argc, argv, i, NULL, "--top"))) {
+    if (parse_whole("--top", "a number of functions from 0 to 1000", v, 0, 1000, &n) != 0)
+      return -1;
+    o->top = (int)n;
+  } else if ((v = opt_value(argc, argv, i, NULL, "--title")))
     o->title = v;
   else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
     o->quiet = 1;
@@ -176,6 +215,29 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
   return 0;
 }
 
+/* The directory of output PATH (given as OPT), there and writable: 0,
+   or -1 after a message (said before the recording, not after it).  */
+static int output_dir_ok(const char *opt, const char *path)
+{
+  char dir[PATH_MAX];
+  const char *slash = strrchr(path, '/');
+  if (!slash)
+    snprintf(dir, sizeof dir, ".");
+  else
+    snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "gorc-prof: %s %s: no directory %s\n", opt, path, dir);
+    return -1;
+  }
+  if (access(dir, W_OK) != 0) {
+    fprintf(stderr, "gorc-prof: %s %s: cannot write into %s: %s\n", opt, path, dir,
+            strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
 /* 0, 1 (--help) or -1 after a message.  */
 static int parse_options(struct options *o, int argc, char **argv)
 {
@@ -201,12 +263,9 @@ static int parse_options(struct options *o, int argc, char **argv)
     fprintf(stderr, "gorc-prof: --every splits a recording: not --perf-data\n");
     return -1;
   }
-  if (o->hz < 1 || o->hz > 100000) {
-    fprintf(stderr, "gorc-prof: -F wants 1..100000 samples per second\n");
-    return -1;
-  }
-  if (o->stack_size < 8 || o->stack_size > 65528 || o->stack_size % 8) {
-    fprintf(stderr, "gorc-prof: --stack-size wants a multiple of 8 from 8 to 65528\n");
+  if (o->stack_size % 8) {
+    fprintf(stderr, "gorc-prof: --stack-size wants a multiple of 8 from 8 to 65528, not '%u'\n",
+            o->stack_size);
     return -1;
   }
   if (o->preload && o->every > 0) {
@@ -215,6 +274,12 @@ static int parse_options(struct options *o, int argc, char **argv)
   }
   if (o->preload && !o->cmd) {
     fprintf(stderr, "gorc-prof: --preload starts the program: it cannot attach (-p)\n");
+    return -1;
+  }
+  if (o->unwind != PROF_UNWIND_AUTO && (o->perf_data || o->preload)) {
+    fprintf(stderr, "gorc-prof: --unwind picks how perf events' stacks are walked: not with %s\n",
+            o->perf_data ? "--perf-data (perf's copies, unwound here)"
+                         : "--preload (libgorc walks in the process)");
     return -1;
   }
   if (o->keep_walker && (o->perf_data || o->preload || o->unwind == PROF_UNWIND_COPY)) {
@@ -228,6 +293,8 @@ static int parse_options(struct options *o, int argc, char **argv)
     const char *b = strrchr(name, '/');
     o->prefix = b ? b + 1 : name;
   }
+  if (output_dir_ok("-o", o->prefix) != 0 || (o->stacks && output_dir_ok("--stacks", o->stacks) != 0))
+    return -1;
   return 0;
 }
 
