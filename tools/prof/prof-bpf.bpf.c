@@ -183,7 +183,7 @@ struct walk {
   uint32_t nuser;
   int32_t end;
   uint32_t from_held;         /* the stack is the held sample's copy, not the task's */
-  struct prof_bpf_map map;    /* the frame's mapping, as kernel_map found it */
+  struct prof_bpf_map map;    /* the frame's mapping (find_map's, or kernel_map's) */
   struct prof_bpf_map vma;    /* the mapping bpf_find_vma found this sample (empty: none) */
   struct vma_found found;     /* what vma_found read of it */
   uint32_t vma_asked;         /* kernel_map asked bpf_find_vma this sample */
@@ -608,13 +608,19 @@ GLOBAL int step(struct walk *w, const struct prof_bpf_proc *proc)
     return 1;
   struct gorc_frame_regs *f = &w->f;
   uint64_t pc = gorc_step_lookup_pc(f);
-  const struct prof_bpf_map *m = find_map(proc, pc);
+  const struct prof_bpf_map *m = &w->map;
   int rc;
-  if (!m && kernel_map(w, pc))
-    m = &w->map;
-  if (!m) {                   /* not code, or a mapping not reported yet */
-    w->end = PROF_BPF_END_NO_MAPPING;
-    return 1;
+  /* the last frame's mapping, most often this one's too: the search of
+     the process's mappings (seven rounds, a third of a frame's
+     instructions) only where the walk leaves it */
+  if (pc - m->start >= m->end - m->start) {
+    const struct prof_bpf_map *found = find_map(proc, pc);
+    if (found) {
+      w->map = *found;
+    } else if (!kernel_map(w, pc)) {  /* not code, or a mapping not reported yet */
+      w->end = PROF_BPF_END_NO_MAPPING;
+      return 1;
+    }
   }
   if (m->module == PROF_BPF_NO_MODULE || pc - m->bias > 0xffffffffu) {
     w->end = PROF_BPF_END_NO_INFO;
@@ -677,6 +683,7 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
   w->f.known = GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX;
   w->first = *r;
   w->chunk_base = 0;
+  w->map.start = w->map.end = 0;
   w->vma.start = w->vma.end = 0;
   w->vma_asked = 0;
   uint32_t at = w->nkernel;
