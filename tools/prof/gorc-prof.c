@@ -95,16 +95,16 @@ static int parse_every(struct options *o, const char *v)
   return 0;
 }
 
-/* V, all of it a whole number from LO to HI, into *OUT: 0, or -1 after
-   a message saying what OPT WANTS (strtol and atoi took "10x" for 10,
-   "abc" for 0).  */
+/* V, all of it a whole number from LO to HI and a multiple of MULTIPLE,
+   into *OUT: 0, or -1 after a message saying what OPT WANTS (strtol and
+   atoi took "10x" for 10, "abc" for 0).  */
 static int parse_whole(const char *opt, const char *wants, const char *v, long lo, long hi,
-                       long *out)
+                       long multiple, long *out)
 {
   char *end;
   errno = 0;
   long n = strtol(v, &end, 10);
-  if (end == v || *end || errno || n < lo || n > hi) {
+  if (end == v || *end || errno || n < lo || n > hi || n % multiple) {
     fprintf(stderr, "gorc-prof: %s wants %s, not '%s'\n", opt, wants, v);
     return -1;
   }
@@ -157,7 +157,7 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
   const char *a = argv[*i], *v;
   long n;
   if ((v = opt_value(argc, argv, i, "-F", "--freq"))) {
-    if (parse_whole("-F", "1..100000 samples per second", v, 1, 100000, &n) != 0)
+    if (parse_whole("-F", "1..100000 samples per second", v, 1, 100000, 1, &n) != 0)
       return -1;
     o->hz = n;
   } else if ((v = opt_value(argc, argv, i, "-o", "--output")))
@@ -169,8 +169,7 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
   else if ((v = opt_value(argc, argv, i, NULL, "--every")))
     return parse_every(o, v);
   else if ((v = opt_value(argc, argv, i, NULL, "--stack-size"))) {
-    /* (a multiple of 8: checked with the other options) */
-    if (parse_whole("--stack-size", "a multiple of 8 from 8 to 65528", v, 8, 65528, &n) != 0)
+    if (parse_whole("--stack-size", "a multiple of 8 from 8 to 65528", v, 8, 65528, 8, &n) != 0)
       return -1;
     o->stack_size = (unsigned)n;
   } else if ((v = opt_value(argc, argv, i, NULL, "--unwind")))
@@ -180,7 +179,7 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
   else if ((v = opt_value(argc, argv, i, NULL, "--stacks")))
     o->stacks = v;
   else if ((v = opt_value(argc, argv, i, NULL, "--top"))) {
-    if (parse_whole("--top", "a number of functions from 0 to 1000", v, 0, 1000, &n) != 0)
+    if (parse_whole("--top", "a number of functions from 0 to 1000", v, 0, 1000, 1, &n) != 0)
       return -1;
     o->top = (int)n;
   } else if ((v = opt_value(argc, argv, i, NULL, "--title")))
@@ -261,11 +260,6 @@ static int parse_options(struct options *o, int argc, char **argv)
   }
   if (o->every > 0 && o->perf_data) {
     fprintf(stderr, "gorc-prof: --every splits a recording: not --perf-data\n");
-    return -1;
-  }
-  if (o->stack_size % 8) {
-    fprintf(stderr, "gorc-prof: --stack-size wants a multiple of 8 from 8 to 65528, not '%u'\n",
-            o->stack_size);
     return -1;
   }
   if (o->preload && o->every > 0) {
