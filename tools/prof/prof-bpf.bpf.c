@@ -364,9 +364,30 @@ static uint32_t dense_leaf_state(const struct prof_bpf_block *leaf, uint32_t del
   return prof_bpf_dense_state(dense_hi(leaf, n - 1), dense_lo(leaf, n - 1));
 }
 
+/* The states map's id of MODULE's own state LOCAL, from its table's
+   blocks of ids, the first at block AT (prof-bpf.h);
+   PROF_BPF_STATE_NONE and PROF_BPF_STATE_SIGRETURN as they are.
+   Global, so that it is checked once, not on each way out of a leaf.  */
+GLOBAL uint32_t global_state(uint32_t module, uint32_t at, uint32_t local)
+{
+  uint16_t id;
+  if (local >= PROF_BPF_STATE_SIGRETURN)
+    return local;
+  void *table = bpf_map_lookup_elem(&tables, &module);
+  if (!table)
+    return PROF_BPF_STATE_NONE;
+  at += local / PROF_BPF_STATE_IDS;
+  const struct prof_bpf_block *ids = bpf_map_lookup_elem(table, &at);
+  if (!ids)
+    return PROF_BPF_STATE_NONE;
+  __builtin_memcpy(&id, (const uint8_t *)ids + 2 * (local % PROF_BPF_STATE_IDS), 2);
+  return id;
+}
+
 /* The state id of file address PC in the table of MODULE (NLEAVES
    leaves, prof-bpf.h): from the root's index down to a leaf, then the
-   last row at or below PC; PROF_BPF_STATE_NONE below the first.
+   last row at or below PC, then its id in the states map;
+   PROF_BPF_STATE_NONE below the first.
 
    Every table is searched as if PROF_BPF_MAX_LEVELS deep, without a
    branch on its depth: the levels missing above its root are the root
@@ -404,13 +425,16 @@ GLOBAL uint32_t find_state(uint32_t module, uint32_t nleaves, uint32_t pc)
   const struct prof_bpf_block *leaf = bpf_map_lookup_elem(table, &block);
   if (!leaf)
     return PROF_BPF_STATE_NONE;
-  uint32_t delta = pc - leaf_pc;
-  if (((const uint8_t *)leaf)[PROF_BPF_DENSE_MARK_AT] == PROF_BPF_DENSE_MARK)
-    return dense_leaf_state(leaf, delta);
-  uint32_t n = block_count_at_most(leaf, delta < 0xffff ? delta : 0xffff, 16);
-  if (n == 0)                 /* (a leaf's first row is at its lowest pc) */
-    return PROF_BPF_STATE_NONE;
-  return PROF_BPF_LEAF_STATE(leaf->slot[(n - 1) & (PROF_BPF_BLOCK_SLOTS - 1)]);
+  uint32_t delta = pc - leaf_pc, local = PROF_BPF_STATE_NONE;
+  if (((const uint8_t *)leaf)[PROF_BPF_DENSE_MARK_AT] == PROF_BPF_DENSE_MARK) {
+    local = dense_leaf_state(leaf, delta);
+  } else {
+    uint32_t n = block_count_at_most(leaf, delta < 0xffff ? delta : 0xffff, 16);
+    if (n > 0)                /* (a leaf's first row is at its lowest pc) */
+      local = PROF_BPF_LEAF_STATE(leaf->slot[(n - 1) & (PROF_BPF_BLOCK_SLOTS - 1)]);
+  }
+  /* (first: the first leaf, the descent's last level) */
+  return global_state(module, first + nleaves, local);
 }
 
 /* 8 bytes of kernel memory at P into OUT (bpf_probe_read_kernel: a

@@ -54,6 +54,16 @@ struct build_row {
   uint32_t seq;
 };
 
+/* Distinct states, numbered from 0 as met: the states map's (every
+   table's, the run's ids), or one table's own (the ids its rows hold).  */
+struct state_set {
+  struct gorc_state *v;
+  size_t n, cap;
+  size_t limit;               /* ids below it; a state past them gets PROF_BPF_STATE_NONE */
+  uint32_t *hash;             /* open addressing: id + 1, 0 empty */
+  size_t hash_cap;
+};
+
 struct prof_bpf {
   struct prof_walker *skel;
   int sample_fd;                 /* prof_sample: the skeleton's, or the kept one's */
@@ -72,17 +82,14 @@ struct prof_bpf {
   struct index_entry *table_index;  /* modules' tables (index_slot) */
   size_t index_cap, index_used;
   uint32_t next_id;
-  struct gorc_state *states;  /* the states map's contents */
-  size_t nstates, cap_states;
-  size_t states_pushed;       /* states[0 .. states_pushed) are in the map */
-  uint32_t *state_hash;       /* open addressing: state id + 1, 0 empty */
-  size_t hash_cap;
+  struct state_set states;    /* the states map's contents */
+  size_t states_pushed;       /* states.v[0 .. states_pushed) are in the map */
+  int many_states;            /* GORC_PROF_TEST_BPF=many-states */
   /* what the tables cost, by where their rows came from */
   uint64_t rows_records, bytes_records, own_records;
   uint64_t rows_eh, bytes_eh, own_eh;
   size_t modules_records, modules_eh, modules_failed;
   size_t modules_cached;      /* of those with a table, read from the cache */
-  uint64_t states_refused;    /* rows given no state: the states map was full */
   size_t prepared;            /* tables built before the program ran (prof_bpf_prepare) */
   int tables_grew;            /* tables built since prof_bpf_refresh (marked fresh) */
   prof_bpf_sample_fn *fn;     /* prof_bpf_drain's */
@@ -145,16 +152,16 @@ static void refusal(int err, char *why, size_t whylen)
    walker's ring buffer one page, which a held recording overflows.
    =btf: the offsets of the kernel's fields read (prof_btf_minimal) said
    on stderr; =btf-read the same, the kernel's BTF read as where it
-   cannot be mapped.  =many-states: the states map starts with
-   TEST_FILLER_STATES states no table names, so that the tables' states
-   have ids past what a dense leaf's row holds (8,190), as a machine's
-   thousands of modules would make them.  =two-tables: the map of tables
-   holds two, so that the kernel refuses the rest of a round's tables
-   (publish_tables: a partial update).  =no-push: no process's mappings
-   are told to the walker, and a copied stack is marked "no table yet"
-   (unwound in gorc-prof), not walked again: every other stack was
-   walked through the mappings the walker found in the kernel
-   (kernel_map).  =stale-exec: a process that execs, its mappings told,
+   cannot be mapped.  =many-states: each table built (none read from
+   the table cache, none kept) numbers TEST_FILLER_STATES states no row
+   names first, so that its rows' states have ids past what a dense
+   leaf's row holds (8,190), as a module of that many states would.
+   =two-tables: the map of tables holds two, so that the kernel refuses
+   the rest of a round's tables (publish_tables: a partial update).
+   =no-push: no process's mappings are told to the walker, and a
+   copied stack is marked "no table yet" (unwound in gorc-prof), not
+   walked again: every other stack was walked through the mappings the
+   walker found in the kernel (kernel_map).  =stale-exec: a process that execs, its mappings told,
    is told nothing more, so that the walker holds its old image's
    mappings for the new image, as it does from an exec until gorc-prof
    reads its record.  =stale-mmap: the same for a process that maps a
@@ -166,7 +173,6 @@ static const char *test_hook(void)
 }
 
 #define TEST_FILLER_STATES 8100
-static void add_filler_states(struct prof_bpf *b);
 static void run_time(const struct prof_bpf *b, uint64_t *ns, uint64_t *runs);
 static void clear_kept(struct prof_bpf *b, int rewalk_now);
 
@@ -336,6 +342,8 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   b->no_push = strcmp(test_hook(), "no-push") == 0;
   b->stale_exec = strcmp(test_hook(), "stale-exec") == 0;
   b->stale_mmap = strcmp(test_hook(), "stale-mmap") == 0;
+  b->many_states = strcmp(test_hook(), "many-states") == 0;
+  b->states.limit = PROF_BPF_MAX_STATES;
   b->stats_fd = o->run_time_stats ? bpf_enable_stats(BPF_STATS_RUN_TIME) : -1;
   b->publisher = prof_publisher_new(bpf_map__fd(skel->maps.tables));
   if (!b->publisher) {
@@ -345,8 +353,6 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   }
   if (keep.reused)
     clear_kept(b, o->rewalk_now);
-  if (strcmp(test_hook(), "many-states") == 0)
-    add_filler_states(b);
   return b;
 }
 
@@ -396,9 +402,25 @@ static size_t state_hash(const struct gorc_state *s)
   return h ^ (h >> 32);
 }
 
-/* The id of state ST in the states map, added when new;
-   PROF_BPF_STATE_NONE when the map is full.  */
-static uint32_t state_id(struct prof_bpf *b, const struct gorc_state *st)
+/* SET's hash made for twice as many ids as it holds at least.  */
+static void state_hash_grow(struct state_set *set)
+{
+  free(set->hash);
+  set->hash_cap = set->hash_cap ? 2 * set->hash_cap : 256;
+  set->hash = calloc(set->hash_cap, sizeof *set->hash);
+  if (!set->hash)
+    abort();
+  for (size_t id = 0; id < set->n; id++) {
+    size_t i = state_hash(&set->v[id]) & (set->hash_cap - 1);
+    while (set->hash[i])
+      i = (i + 1) & (set->hash_cap - 1);
+    set->hash[i] = (uint32_t)id + 1;
+  }
+}
+
+/* The id of state ST in SET, added when new; PROF_BPF_STATE_NONE when
+   SET is full.  */
+static uint32_t state_id(struct state_set *set, const struct gorc_state *st)
 {
   struct gorc_state s;
   memset(&s, 0, sizeof s);    /* the padding too: states are compared as bytes */
@@ -413,37 +435,37 @@ static uint32_t state_id(struct prof_bpf *b, const struct gorc_state *st)
   s.ra_off = st->ra_off;
   s.aux_off = st->aux_off;
   s.ra_signed = st->ra_signed;
-  if (b->hash_cap == 0) {
-    b->hash_cap = 2 * PROF_BPF_MAX_STATES;
-    b->state_hash = calloc(b->hash_cap, sizeof *b->state_hash);
-    if (!b->state_hash)
-      abort();
-  }
-  size_t i = state_hash(&s) & (b->hash_cap - 1);
-  for (; b->state_hash[i]; i = (i + 1) & (b->hash_cap - 1))
-    if (memcmp(&b->states[b->state_hash[i] - 1], &s, sizeof s) == 0)
-      return b->state_hash[i] - 1;
-  if (b->nstates == PROF_BPF_MAX_STATES) {
-    b->states_refused++;
+  if (2 * (set->n + 1) > set->hash_cap)
+    state_hash_grow(set);
+  size_t i = state_hash(&s) & (set->hash_cap - 1);
+  for (; set->hash[i]; i = (i + 1) & (set->hash_cap - 1))
+    if (memcmp(&set->v[set->hash[i] - 1], &s, sizeof s) == 0)
+      return set->hash[i] - 1;
+  if (set->n == set->limit)
     return PROF_BPF_STATE_NONE;
-  }
-  uint32_t id = (uint32_t)b->nstates;
-  b->states = prof_xgrow(b->states, &b->cap_states, b->nstates + 1, sizeof *b->states, 256,
-                         SIZE_MAX);
-  b->states[b->nstates++] = s;
-  b->state_hash[i] = id + 1;
+  uint32_t id = (uint32_t)set->n;
+  set->v = prof_xgrow(set->v, &set->cap, set->n + 1, sizeof *set->v, 256, SIZE_MAX);
+  set->v[set->n++] = s;
+  set->hash[i] = id + 1;
   return id;
 }
 
+static void state_set_free(struct state_set *set)
+{
+  free(set->v);
+  free(set->hash);
+}
+
 /* GORC_PROF_TEST_BPF=many-states (see test_hook): distinct states no
-   row names, pushed with the first table's.  Past 8,190 of them a dense
-   row cannot hold a state's id: a few of the tables' first states still
-   fit one, the rest do not, and their rows go into 4-byte leaves.  */
-static void add_filler_states(struct prof_bpf *b)
+   row names, numbered first in a table's SET.  Past 8,190 of them a
+   dense row cannot hold a state's id: a few of the table's own states
+   still fit one, the rest do not, and their rows go into 4-byte
+   leaves.  */
+static void add_filler_states(struct state_set *set)
 {
   for (int64_t i = 0; i < TEST_FILLER_STATES; i++) {
     struct gorc_state filler = { .cfa_kind = GORC_CFA_REG, .cfa_reg = 7, .cfa_off = 1000000 + i };
-    state_id(b, &filler);
+    state_id(set, &filler);
   }
 }
 
@@ -452,25 +474,25 @@ static void add_filler_states(struct prof_bpf *b)
    names them is loaded.  0 or -1.  */
 static int push_states(struct prof_bpf *b)
 {
-  uint32_t count = (uint32_t)(b->nstates - b->states_pushed);
+  uint32_t count = (uint32_t)(b->states.n - b->states_pushed);
   if (count == 0)
     return 0;
   uint32_t *keys = prof_xmalloc(count * sizeof *keys);
   for (uint32_t i = 0; i < count; i++)
     keys[i] = (uint32_t)b->states_pushed + i;
   int rc = bpf_map_update_batch(bpf_map__fd(b->skel->maps.states), keys,
-                                &b->states[b->states_pushed], &count, NULL);
+                                &b->states.v[b->states_pushed], &count, NULL);
   free(keys);
   if (rc != 0)
     return -1;
-  b->states_pushed = b->nstates;
+  b->states_pushed = b->states.n;
   return 0;
 }
 
 /* ---- tables ---- */
 
 struct builder {
-  struct prof_bpf *b;
+  struct state_set states;    /* the table's own */
   struct build_row *rows;
   size_t n, cap;
   uint64_t *sigreturns;
@@ -493,7 +515,7 @@ static void on_row(void *arg, uint64_t pc, const struct gorc_state *st)
     bu->sigreturns[bu->nsig++] = pc;
     return;
   }
-  add_row(bu, pc, st ? state_id(bu->b, st) : PROF_BPF_STATE_NONE);
+  add_row(bu, pc, st ? state_id(&bu->states, st) : PROF_BPF_STATE_NONE);
 }
 
 static int row_cmp(const void *x, const void *y)
@@ -546,7 +568,7 @@ static void add_sigreturns(struct builder *bu)
     uint64_t x = bu->sigreturns[i];
     uint32_t before = state_at(bu, n, x - 1), at = state_at(bu, n, x);
     if (x == 0 || (before != PROF_BPF_STATE_NONE
-                   && bu->b->states[before].cfa_kind != GORC_CFA_UNDEFINED))
+                   && bu->states.v[before].cfa_kind != GORC_CFA_UNDEFINED))
       continue;
     add_row(bu, x - 1, PROF_BPF_STATE_SIGRETURN);
     add_row(bu, x, at);
@@ -680,25 +702,42 @@ static int make_blocks(const struct build_row *rows, size_t n, struct blocks *b)
   return 0;
 }
 
-/* An array map of the blocks BL: its descriptor, or -1.  */
-static int table_load(const struct blocks *bl)
+/* The ids in the states map of T's own states (added there where new),
+   as the blocks that follow its leaves (prof-bpf.h), into *IDS: how
+   many blocks.  */
+static uint32_t state_id_blocks(struct prof_bpf *b, const struct prof_cache_table *t,
+                                struct prof_bpf_block **ids)
 {
-  uint32_t n = bl->first[bl->depth] + bl->nleaves;
+  uint32_t n = (t->nstates + PROF_BPF_STATE_IDS - 1) / PROF_BPF_STATE_IDS;
+  uint16_t *words = prof_xmalloc((n ? n : 1) * sizeof **ids);
+  memset(words, 0xff, n * sizeof **ids);     /* PROF_BPF_STATE_NONE */
+  for (uint32_t k = 0; k < t->nstates; k++)
+    words[k] = (uint16_t)state_id(&b->states, &t->states[k]);
+  *ids = (struct prof_bpf_block *)words;
+  return n;
+}
+
+/* An array map of T's blocks, then the blocks of its state ids IDS
+   (NIDS): its descriptor, or -1.  */
+static int table_load(const struct prof_cache_table *t, const struct prof_bpf_block *ids,
+                      uint32_t nids)
+{
+  uint32_t n = t->nblocks + nids;
   /* the flag of the outer map's template: each table sized its own */
   LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_INNER_MAP);
-  int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "gorc_table", 4, sizeof *bl->v, n, &opts);
+  int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "gorc_table", 4, sizeof *t->blocks, n, &opts);
   if (fd < 0)
     return -1;
   uint32_t *keys = prof_xmalloc(n * sizeof *keys);
   for (uint32_t i = 0; i < n; i++)
     keys[i] = i;
-  uint32_t count = n;
-  int rc = bpf_map_update_batch(fd, keys, bl->v, &count, NULL);
-  free(keys);
-  if (rc != 0) {
+  uint32_t count = t->nblocks, count_ids = nids;
+  if (bpf_map_update_batch(fd, keys, t->blocks, &count, NULL) != 0
+      || (nids && bpf_map_update_batch(fd, keys + t->nblocks, ids, &count_ids, NULL) != 0)) {
     close(fd);
-    return -1;
+    fd = -1;
   }
+  free(keys);
   return fd;
 }
 
@@ -708,102 +747,77 @@ static int table_wanted(const struct table *t)
   return t->id != PROF_BPF_NO_MODULE && t->nleaves == 0 && t->fd < 0;
 }
 
-/* MOD's rows as the table cache holds them, into *ROWS, their states
-   interned (the ids are this run's): how many; 0 when it has none.  */
-static size_t cached_rows(struct prof_bpf *b, const struct prof_module *mod,
-                          struct build_row **rows)
+/* MOD's table built from its rows into *C (its states and blocks
+   allocated, C->file NULL): 1, or 0 when it has none.  */
+static int table_made(const struct prof_bpf *b, const struct prof_module *mod,
+                      struct prof_cache_table *c)
 {
-  const uint8_t *id = NULL;
-  uint64_t size;
-  size_t idlen = prof_module_identity(mod, &id, &size);
-  struct prof_cache_table c;
-  if (idlen == 0 || !prof_cache_load(id, idlen, size, &c))
-    return 0;
-  uint32_t *ids = prof_xmalloc((c.nstates ? c.nstates : 1) * sizeof *ids);
-  for (uint32_t i = 0; i < c.nstates; i++)
-    ids[i] = state_id(b, &c.states[i]);
-  *rows = prof_xmalloc((c.nrows ? c.nrows : 1) * sizeof **rows);
-  for (uint32_t i = 0; i < c.nrows; i++) {
-    uint32_t st = c.rows[i].state;
-    (*rows)[i] = (struct build_row){ c.rows[i].pc, st < c.nstates ? ids[st] : st, i };
-  }
-  size_t n = c.nrows;
-  free(ids);
-  prof_cache_free(&c);
-  return n;
-}
-
-/* ROWS (N, packed) kept in the table cache as MOD's, their states
-   numbered anew from 0 in the order met.  */
-static void keep_rows(const struct prof_bpf *b, const struct prof_module *mod,
-                      const struct build_row *rows, size_t n)
-{
-  const uint8_t *id = NULL;
-  uint64_t size;
-  size_t idlen = prof_module_identity(mod, &id, &size);
-  if (idlen == 0)
-    return;
-  uint32_t *local = prof_xmalloc((b->nstates ? b->nstates : 1) * sizeof *local);
-  memset(local, 0xff, (b->nstates ? b->nstates : 1) * sizeof *local);
-  struct prof_cache_table c = { .nrows = (uint32_t)n };
-  c.states = prof_xmalloc((n ? n : 1) * sizeof *c.states);
-  c.rows = prof_xmalloc((n ? n : 1) * sizeof *c.rows);
-  for (size_t i = 0; i < n; i++) {
-    uint32_t st = rows[i].state;
-    if (st < b->nstates) {
-      if (local[st] == UINT32_MAX) {
-        local[st] = c.nstates;
-        c.states[c.nstates++] = b->states[st];
-      }
-      st = local[st];
-    }
-    c.rows[i] = (struct prof_cache_row){ (uint32_t)rows[i].pc, st };
-  }
-  prof_cache_store(id, idlen, size, &c);
-  free(local);
-  prof_cache_free(&c);
-}
-
-/* MOD's rows, packed (from the cache, else built and kept there), into
-   *ROWS: how many.  */
-static size_t module_rows(struct prof_bpf *b, const struct prof_module *mod,
-                          struct build_row **rows, int *from_cache)
-{
-  struct builder bu = { .b = b };
-  size_t n = cached_rows(b, mod, rows);
-  *from_cache = n > 0;
-  if (n > 0)
-    return n;
-  uint64_t refused = b->states_refused;
+  struct builder bu = { .states = { .limit = PROF_BPF_STATE_NO_TABLE } };
+  struct build_row *rows = NULL;
+  struct blocks bl;
+  memset(c, 0, sizeof *c);
+  if (b->many_states)
+    add_filler_states(&bu.states);
   prof_module_rows(mod, on_row, &bu);
   add_sigreturns(&bu);
-  n = packed_rows(&bu, rows);
-  /* (a table some of whose states the full map refused is not kept) */
-  if (n > 0 && b->states_refused == refused)
-    keep_rows(b, mod, *rows, n);
+  size_t n = packed_rows(&bu, &rows);
+  int made = n > 0 && make_blocks(rows, n, &bl) == 0;
+  if (made) {
+    c->states = bu.states.v;
+    c->nstates = (uint32_t)bu.states.n;
+    c->blocks = bl.v;
+    c->nblocks = bl.first[bl.depth] + bl.nleaves;
+    c->nleaves = bl.nleaves;
+    c->nrows = (uint32_t)n;
+    bu.states.v = NULL;
+    free(bl.leaf_pc);
+  }
+  state_set_free(&bu.states);
   free(bu.rows);
   free(bu.sigreturns);
-  return n;
+  free(rows);
+  return made;
+}
+
+/* MOD's table into *C: from the table cache, else built (and kept
+   there): 1, or 0 when it has none.  *FROM_CACHE: it was read.  */
+static int module_table(const struct prof_bpf *b, const struct prof_module *mod,
+                        struct prof_cache_table *c, int *from_cache)
+{
+  const uint8_t *id = NULL;
+  uint64_t size;
+  size_t idlen = b->many_states ? 0 : prof_module_identity(mod, &id, &size);
+  *from_cache = idlen > 0 && prof_cache_load(id, idlen, size, c);
+  if (*from_cache)
+    return 1;
+  if (!table_made(b, mod, c))
+    return 0;
+  if (idlen > 0)
+    prof_cache_store(id, idlen, size, c);
+  return 1;
 }
 
 /* The table of T, for publish_tables to put at the id it was given.  */
 static void table_build(struct prof_bpf *b, struct table *t)
 {
-  struct build_row *rows = NULL;
-  struct blocks bl = { 0 };
-  size_t n = module_rows(b, t->mod, &rows, &t->from_cache);
-  if (n > 0 && make_blocks(rows, n, &bl) == 0 && push_states(b) == 0
-      && (t->fd = table_load(&bl)) >= 0) {
-    t->built_leaves = bl.nleaves;
-    t->built_rows = (uint32_t)n;
-    t->built_bytes = (bl.first[bl.depth] + (uint64_t)bl.nleaves) * sizeof *bl.v;
-  } else {
+  struct prof_cache_table c;
+  struct prof_bpf_block *ids = NULL;
+  if (module_table(b, t->mod, &c, &t->from_cache)) {
+    uint32_t nids = state_id_blocks(b, &c, &ids);
+    if (push_states(b) == 0 && (t->fd = table_load(&c, ids, nids)) >= 0) {
+      t->built_leaves = c.nleaves;
+      t->built_rows = c.nrows;
+      t->built_bytes = ((uint64_t)c.nblocks + nids) * sizeof *c.blocks;
+    }
+    if (!c.file)
+      free((void *)c.blocks);
+    prof_cache_free(&c);
+  }
+  if (t->fd < 0) {
     t->id = PROF_BPF_NO_MODULE;
     b->modules_failed++;
   }
-  free(bl.v);
-  free(bl.leaf_pc);
-  free(rows);
+  free(ids);
 }
 
 /* T's table, now in the walker's map, into the figures.  */
@@ -1410,7 +1424,7 @@ void prof_bpf_report(const struct prof_bpf *b, FILE *f)
           b->own_records ? (double)b->bytes_records / (double)b->own_records : 0.0,
           b->modules_eh, (unsigned long long)b->rows_eh, (double)b->bytes_eh / 1024,
           (double)b->own_eh / 1024, b->own_eh ? (double)b->bytes_eh / (double)b->own_eh : 0.0,
-          b->nstates, (double)b->nstates * sizeof(struct gorc_state) / 1024, b->modules_failed,
+          b->states.n, (double)b->states.n * sizeof(struct gorc_state) / 1024, b->modules_failed,
           b->prepared, b->modules_cached, unsampled);
 }
 
@@ -1438,8 +1452,7 @@ void prof_bpf_close(struct prof_bpf *b)
   free(b->untold);
   free(b->remaps);
   free(b->table_index);
-  free(b->states);
-  free(b->state_hash);
+  state_set_free(&b->states);
   free(b);
 }
 

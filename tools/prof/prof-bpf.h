@@ -9,7 +9,9 @@
              of blocks (struct prof_bpf_block), one map per module sized
              to it, loaded once for every process that maps it;
      states  array, state id -> struct gorc_state (gorc/format.h): the
-             distinct states of every table;
+             distinct states of every table (the run's numbering: a
+             table's leaves hold its own, and its last blocks the
+             states map's id of each);
      samples the ring buffer of struct prof_bpf_sample;
      held    array, one struct prof_bpf_held: a copied sample walked
              again (prof_rewalk);
@@ -71,7 +73,15 @@ struct prof_bpf_state_cache {
    The blocks are stored level by level from the root, each level from
    left to right with every block but its last full: the tree's shape
    follows from its number of leaves (prof_bpf_tree), and the J-th child
-   of the P-th block of level L is block FIRST[L + 1] + P * 32 + J.  */
+   of the P-th block of level L is block FIRST[L + 1] + P * 32 + J.
+   - The ids: a leaf's rows number states the module's own way (from 0,
+     as the table's builder met them: a table kept in the table cache,
+     prof-cache.h, is loaded as it is); after the leaves, blocks of
+     PROF_BPF_STATE_IDS 16-bit words, the states map's id of the
+     module's state K at word K % PROF_BPF_STATE_IDS of block
+     FIRST[DEPTH] + NLEAVES + K / PROF_BPF_STATE_IDS (the words left
+     over PROF_BPF_STATE_NONE).  PROF_BPF_STATE_NONE and
+     PROF_BPF_STATE_SIGRETURN in a row are themselves.  */
 #define PROF_BPF_BLOCK_SLOTS 32
 #define PROF_BPF_BLOCK_BITS 5       /* log2(PROF_BPF_BLOCK_SLOTS) */
 /* Index levels above the leaves: up to 32^4 leaves, 33 million rows.  */
@@ -98,11 +108,13 @@ struct prof_bpf_state_cache {
 struct prof_bpf_block {
   uint32_t slot[PROF_BPF_BLOCK_SLOTS];
 };
+#define PROF_BPF_STATE_IDS 64       /* a block's 16-bit state ids */
 _Static_assert(PROF_BPF_DENSE_LO_AT(PROF_BPF_DENSE_ROWS - 1) < sizeof(struct prof_bpf_block),
                "a dense leaf's rows fit its block");
 
 /* A row's state id that is no state: no unwind information from here
-   up to the next row's pc.  State ids are below PROF_BPF_MAX_STATES.  */
+   up to the next row's pc.  The states map's ids are below
+   PROF_BPF_MAX_STATES, a table's own below PROF_BPF_STATE_NO_TABLE.  */
 #define PROF_BPF_STATE_NONE 0xffffu
 /* ... the byte before a signal trampoline (__restore_rt): a return
    address at the next byte is a signal frame's.  */

@@ -143,13 +143,20 @@ static uint64_t check_sum(const uint8_t *p, size_t n)
   return h;
 }
 
+/* The offset of the blocks in a file of header H.  */
+static size_t blocks_at(const struct prof_cache_header *h)
+{
+  return sizeof *h + (size_t)h->nstates * sizeof(struct gorc_state);
+}
+
 /* What is wrong with the file BUF (LEN bytes) as a table written by this
    gorc-prof, or NULL; *STALE: written by another gorc-prof (nothing
-   wrong, not used).  */
-static const char *check_file(const uint8_t *buf, size_t len, int *stale)
+   wrong, not used).  Its blocks' count into *NBLOCKS.  */
+static const char *check_file(const uint8_t *buf, size_t len, int *stale, uint32_t *nblocks)
 {
   struct prof_cache_header h;
   const struct gorc_es_build_id *own = own_id();
+  uint32_t depth, first[PROF_BPF_MAX_LEVELS + 1];
   *stale = 0;
   if (len < sizeof h + 8)
     return "shorter than its header";
@@ -161,26 +168,17 @@ static const char *check_file(const uint8_t *buf, size_t len, int *stale)
     *stale = 1;
     return NULL;
   }
-  uint64_t want = sizeof h + (uint64_t)h.nstates * sizeof(struct gorc_state)
-                  + (uint64_t)h.nrows * sizeof(struct prof_cache_row) + 8;
-  if (want != len)
+  if (h.nstates >= PROF_BPF_STATE_NO_TABLE || prof_bpf_tree(h.nleaves, &depth, first) != 0)
+    return "its header counts no table";
+  *nblocks = first[depth] + h.nleaves;
+  if (blocks_at(&h) + (uint64_t)*nblocks * sizeof(struct prof_bpf_block) + 8 != len)
     return "its size is not what its header counts";
   uint64_t check;
   memcpy(&check, buf + len - 8, 8);
-  if (check != check_sum(buf, len - 8))
-    return "its check sum differs";
-  const uint8_t *rows = buf + sizeof h + (size_t)h.nstates * sizeof(struct gorc_state);
-  for (uint32_t i = 0, last = 0; i < h.nrows; i++) {
-    struct prof_cache_row r;
-    memcpy(&r, rows + (size_t)i * sizeof r, sizeof r);
-    if (r.state >= h.nstates && r.state != PROF_BPF_STATE_NONE
-        && r.state != PROF_BPF_STATE_SIGRETURN)
-      return "a row names no state";
-    if (i > 0 && r.pc <= last)
-      return "its rows are not in order";
-    last = r.pc;
-  }
-  return NULL;
+  /* (the sum is the blocks' check: a row's state id past the table's
+     own finds no id in the walker, the ids' padding or no block, and
+     ends the walk as a frame without unwind information) */
+  return check != check_sum(buf, len - 8) ? "its check sum differs" : NULL;
 }
 
 int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_cache_table *t)
@@ -188,6 +186,7 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
   char path[4200];
   struct stat st;
   struct prof_cache_header h;
+  uint32_t nblocks = 0;
   int stale;
   memset(t, 0, sizeof *t);
   if (own_id()->len == 0 || file_path(id, idlen, size, path, sizeof path) != 0)
@@ -197,7 +196,8 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
     return 0;
   uint8_t *buf = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (64 << 20)
                      ? prof_read_whole(fd, (size_t)st.st_size) : NULL;
-  const char *wrong = buf ? check_file(buf, (size_t)st.st_size, &stale) : "cannot be read";
+  const char *wrong = buf ? check_file(buf, (size_t)st.st_size, &stale, &nblocks)
+                          : "cannot be read";
   if (wrong || stale) {
     if (wrong)
       fprintf(stderr, "gorc-prof: cached table %s: %s: built again\n", path, wrong);
@@ -210,16 +210,17 @@ int prof_cache_load(const uint8_t *id, size_t idlen, uint64_t size, struct prof_
   memcpy(&h, buf, sizeof h);
   t->nstates = h.nstates;
   t->nrows = h.nrows;
-  /* the rows used where they were read (libc's are 240 KB: a copy, and
-     its pages' faults, were most of the load); the few states copied,
-     as they lie unaligned after the header.  (Read, not mapped: a file
-     cut short under a mapping would be a SIGBUS.)  */
+  t->nleaves = h.nleaves;
+  t->nblocks = nblocks;
+  /* the blocks used where they were read (libc's are 110 KB); the few
+     states copied, as they lie unaligned after the header.  (Read, not
+     mapped: a file cut short under a mapping would be a SIGBUS.)  */
   t->states = prof_xmalloc((h.nstates ? h.nstates : 1) * sizeof *t->states);
   memcpy(t->states, buf + sizeof h, h.nstates * sizeof *t->states);
-  _Static_assert(sizeof h % _Alignof(struct prof_cache_row) == 0
-                     && sizeof(struct gorc_state) % _Alignof(struct prof_cache_row) == 0,
-                 "the rows lie aligned in the buffer");
-  t->rows = (struct prof_cache_row *)(buf + sizeof h + h.nstates * sizeof *t->states);
+  _Static_assert(sizeof h % _Alignof(struct prof_bpf_block) == 0
+                     && sizeof(struct gorc_state) % _Alignof(struct prof_bpf_block) == 0,
+                 "the blocks lie aligned in the buffer");
+  t->blocks = (const struct prof_bpf_block *)(buf + blocks_at(&h));
   t->file = buf;
   return 1;
 }
@@ -282,14 +283,15 @@ static size_t file_bytes(const struct prof_cache_table *t, uint8_t **out)
   memcpy(h.magic, PROF_CACHE_MAGIC, sizeof h.magic);
   h.nstates = t->nstates;
   h.nrows = t->nrows;
+  h.nleaves = t->nleaves;
   h.producer_len = own->len;
   memcpy(h.producer, own->id, own->len);
-  size_t states = t->nstates * sizeof *t->states, rows = t->nrows * sizeof *t->rows;
-  size_t len = sizeof h + states + rows + 8;
+  size_t states = t->nstates * sizeof *t->states, blocks = t->nblocks * sizeof *t->blocks;
+  size_t len = sizeof h + states + blocks + 8;
   uint8_t *buf = prof_xmalloc(len);
   memcpy(buf, &h, sizeof h);
   memcpy(buf + sizeof h, t->states, states);
-  memcpy(buf + sizeof h + states, t->rows, rows);
+  memcpy(buf + sizeof h + states, t->blocks, blocks);
   uint64_t check = check_sum(buf, len - 8);
   memcpy(buf + len - 8, &check, 8);
   *out = buf;
@@ -331,9 +333,6 @@ void prof_cache_store(const uint8_t *id, size_t idlen, uint64_t size,
 void prof_cache_free(struct prof_cache_table *t)
 {
   free(t->states);
-  if (t->file)
-    free(t->file);
-  else
-    free(t->rows);
+  free(t->file);
   memset(t, 0, sizeof *t);
 }

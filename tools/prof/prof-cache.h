@@ -1,12 +1,12 @@
 /* gorc-prof --unwind=bpf: the walker's tables kept on disk across runs.
 
    Building a module's table (prof-bpf.c: its records or .eh_frame read
-   row by row) is the second cost of every start after the verifier's:
-   libc's 30,000 rows from .eh_frame, a quarter of the CPU of
-   gorc-prof -- true.  A module's packed rows are kept in a file named by
-   its build ID and size, and read back by the next run that meets the
-   same file: only the states are interned again (their ids are the
-   run's own).
+   row by row, the rows into blocks) is the second cost of every start
+   after the verifier's, and grows with the libraries a program maps: a
+   module's finished table is kept in a file named by its build ID and
+   size, and the next run that meets the same file loads its blocks as
+   they are.  Their state ids are the table's own (prof-bpf.h): only its
+   few states are looked up in the run's states map.
 
    Where: $GORC_PROF_CACHE; else $XDG_CACHE_HOME/gorc/prof-tables, else
    $HOME/.cache/gorc/prof-tables; GORC_PROF_CACHE=off (or empty): none.
@@ -18,7 +18,8 @@
    A file, in the machine's byte order (a cache is the machine's own):
      struct prof_cache_header
      struct gorc_state states[nstates]        (padding zeroed)
-     struct prof_cache_row rows[nrows]        (ascending pc)
+     struct prof_bpf_block blocks[]           (prof-bpf.h: the index
+                                               levels, then nleaves leaves)
      uint64_t check                           (of every byte before it: check_sum)
    A file another gorc-prof wrote (its build ID, the header's producer)
    is built again and replaced, silently; a corrupt one too, said on
@@ -29,10 +30,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gorc/format.h"
+#include "prof-bpf.h"
 
 /* The last byte is the layout's version: a file of another version is
-   another gorc-prof's (version 1 summed a byte at a time).  */
-#define PROF_CACHE_MAGIC "GORCPTC2"
+   another gorc-prof's (version 1 summed a byte at a time, 2 held rows).  */
+#define PROF_CACHE_MAGIC "GORCPTC3"
 #define PROF_CACHE_MAX_FILES 1024
 #define PROF_CACHE_ID_MAX 64
 
@@ -41,21 +43,17 @@ struct prof_cache_header {
   uint32_t nstates, nrows;
   uint32_t producer_len;      /* bytes of producer: the build ID of the gorc-prof that wrote it */
   uint8_t producer[PROF_CACHE_ID_MAX];
-};
-
-/* A row: the state from PC (a file address) up to the next row's; STATE
-   an index into the file's states, or PROF_BPF_STATE_NONE or
-   PROF_BPF_STATE_SIGRETURN (prof-bpf.h).  */
-struct prof_cache_row {
-  uint32_t pc, state;
+  uint32_t nleaves;           /* the blocks' shape: prof_bpf_tree */
+  uint32_t pad;
 };
 
 /* A module's table as the cache holds it.  */
 struct prof_cache_table {
-  struct gorc_state *states;
+  struct gorc_state *states;  /* its own numbering, which its leaves' rows hold */
   uint32_t nstates;
-  struct prof_cache_row *rows;  /* in FILE, the file's bytes, when it was read (else allocated) */
-  uint32_t nrows;
+  const struct prof_bpf_block *blocks;  /* in FILE when it was read */
+  uint32_t nblocks, nleaves;
+  uint32_t nrows;             /* the rows its leaves hold */
   uint8_t *file;
 };
 
