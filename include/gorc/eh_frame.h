@@ -1197,6 +1197,28 @@ static inline int gorc_eh_fde_open(const struct gorc_eh_frame *ef, uint64_t fde_
   return 1;
 }
 
+/* The FDE of EF covering PC into *F: 1, 0 when none does (or EF has no
+   search table), GORC_EH_BAD when the tables are malformed where the
+   search went.  *LOC gets the location of the last search-table entry
+   at or below PC (UINT64_MAX: none), *NEXT the next entry's.  An FDE's
+   first address is its function's entry: gorc-prof names a function no
+   symbol names by it.  */
+static inline int gorc_eh_fde_at(const struct gorc_eh_frame *ef, uint64_t pc,
+                                 struct gorc_eh_fde *f, uint64_t *loc, uint64_t *next)
+{
+  struct gorc_eh_table t;
+  uint64_t fde_addr;
+  int rc = gorc_eh_open_table(ef, &t);
+
+  *loc = *next = UINT64_MAX;
+  if (rc != 1)
+    return rc;
+  if (!gorc_eh_search(&t, pc, loc, &fde_addr, next))
+    return 0;
+  rc = gorc_eh_fde_open(ef, fde_addr, *loc, f);
+  return rc == 1 && pc - f->pc_begin >= f->pc_range ? 0 : rc;
+}
+
 /* F's instructions found: its augmentation data passed.  */
 static inline int gorc_eh_fde_insns(struct gorc_eh_fde *f)
 {
@@ -1258,8 +1280,7 @@ static inline int gorc_eh_in_entry(const struct gorc_eh_frame *ef, uint64_t pc, 
 static inline int gorc_eh_rows_state(const struct gorc_eh_frame *ef, struct gorc_eh_rows *w,
                                      uint64_t pc, struct gorc_state *out, uint64_t *next)
 {
-  struct gorc_eh_table t;
-  uint64_t loc = UINT64_MAX, fde_addr, next_fde = UINT64_MAX;
+  uint64_t loc = UINT64_MAX, next_fde = UINT64_MAX;
   int rc;
 
   if (w->live && pc == w->it.next && pc - w->fde.pc_begin < w->fde.pc_range) {
@@ -1270,13 +1291,7 @@ static inline int gorc_eh_rows_state(const struct gorc_eh_frame *ef, struct gorc
     next_fde = w->next_fde;
   } else {
     w->live = 0;
-    rc = gorc_eh_open_table(ef, &t);
-    if (rc == 1 && gorc_eh_search(&t, pc, &loc, &fde_addr, &next_fde))
-      rc = gorc_eh_fde_open(ef, fde_addr, loc, &w->fde);
-    else if (rc == 1)
-      rc = 0;
-    if (rc == 1 && pc - w->fde.pc_begin >= w->fde.pc_range)
-      rc = 0;
+    rc = gorc_eh_fde_at(ef, pc, &w->fde, &loc, &next_fde);
     if (rc == 1
         && (gorc_eh_fde_insns(&w->fde) != GORC_EH_OK
             || gorc_eh_interp_start(&w->it, ef->machine, &w->fde.cie, w->fde.pc_begin, pc)

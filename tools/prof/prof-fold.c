@@ -152,9 +152,9 @@ static void file_name(struct file_syms *f)
   free(rels);
 }
 
-/* The display name of the function at REL in the ELF file PATH (NULL: no
-   symbol).  */
-static const char *symbol_name(const char *path, uint64_t rel)
+/* The slot of REL in the ELF file PATH, named: its name NULL where no
+   symbol names it.  */
+static struct sym_slot *symbol_slot(const char *path, uint64_t rel)
 {
   struct file_syms *f = file_syms_of(path);
   struct sym_slot *s = file_meet(f, rel);
@@ -162,7 +162,7 @@ static const char *symbol_name(const char *path, uint64_t rel)
     file_name(f);
     s = slot_find(f->slots, f->nslots, rel);
   }
-  return s->name;
+  return s;
 }
 
 /* The file that names the frames of span S: its module's (a file
@@ -178,12 +178,19 @@ const char *prof_frame_name(const struct prof_proc *p, uint64_t pc, uint64_t tim
   const struct prof_span *m = prof_span_of(p, pc, time);
   if (!m)
     return "[unknown]";
-  const char *file = names_file(m);
-  const char *name = file ? symbol_name(file, pc - m->base) : NULL;
-  if (name)
-    return name;
-  const char *base = strrchr(m->name, '/');
-  snprintf(tmp, tmplen, "[%s]", base ? base + 1 : m->name);
+  const char *file = names_file(m), *base = strrchr(m->name, '/');
+  base = base ? base + 1 : m->name;
+  struct sym_slot *s = file ? symbol_slot(file, pc - m->base) : NULL;
+  uint64_t entry;
+  if (s && !s->name && m->mod && prof_module_function(m->mod, pc - m->base, &entry)) {
+    /* no symbol (a stripped file): the function by its entry, as its
+       CFI gives it, kept as the address's name */
+    snprintf(tmp, tmplen, "[%s]+0x%llx", base, (unsigned long long)entry);
+    s->name = prof_xstrdup(tmp);
+  }
+  if (s && s->name)
+    return s->name;
+  snprintf(tmp, tmplen, "[%s]", base);
   return tmp;
 }
 

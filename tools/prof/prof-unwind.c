@@ -742,6 +742,20 @@ int prof_module_same_file(const struct prof_module *a, const struct prof_module 
          && read_from(&a->elf, b->elf.dev, b->elf.ino, b->elf.ctime) && a->elf.size == b->elf.size;
 }
 
+int prof_module_function(const struct prof_module *m, uint64_t addr, uint64_t *entry)
+{
+  struct gorc_eh_fde fde;
+  uint64_t loc, next;
+  for (size_t k = 0; k < NCFI; k++) {
+    const struct cfi *c = &m->cfi[k];
+    if (c->ok && gorc_eh_fde_at(&c->eh, addr + c->bias, &fde, &loc, &next) == 1) {
+      *entry = fde.pc_begin - c->bias;
+      return 1;
+    }
+  }
+  return 0;
+}
+
 const char *prof_module_names_file(const struct prof_module *m)
 {
   return m->retired ? m->names_from : prof_module_file(m->path);

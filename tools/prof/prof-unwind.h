@@ -86,6 +86,10 @@ struct prof_module_text {
 /* 0 and *T; -1 for a module not read from a file (the vdso) or whose
    file has no executable segment, or more than one.  */
 int prof_module_text(const struct prof_module *m, struct prof_module_text *t);
+/* The entry of the function of M at file address ADDR, as its CFI
+   says (the first address of the FDE covering ADDR), into *ENTRY: 1, or
+   0 where none covers it.  What names a function no symbol names.  */
+int prof_module_function(const struct prof_module *m, uint64_t addr, uint64_t *entry);
 /* The bytes of M's gorc records (sections and index: 0 without them)
    and of its .eh_frame and .eh_frame_hdr (and .debug_frame, where it is
    read; a Go program's .gopclntab where it has no .debug_frame).  */
