@@ -5,7 +5,8 @@
    main -> recurse x DEPTH -> leaf_work, each recurse frame holding 160
    bytes of its own (DEPTH 500: about 100 KB of stack, above the 64 KB
    perf can copy); prints "ready PID", then burns MS milliseconds of CPU
-   time at the bottom after SIGUSR1 (attach first).  Exits 0.  */
+   time at the bottom after SIGUSR1 (attach first).  Exits 0.  Linked
+   with prof-deeplib.c's library, the bottom is its lib_work.  */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -30,11 +31,14 @@ __attribute__((noinline)) static double leaf_work(int ms)
   return s;
 }
 
+/* prof-deeplib.c's, where the program is linked with it.  */
+extern double lib_work(int ms) __attribute__((weak));
+
 __attribute__((noinline)) static double recurse(int depth, int ms)
 {
   volatile char frame[160];
   frame[0] = (char)depth;
-  double r = depth > 1 ? recurse(depth - 1, ms) : leaf_work(ms);
+  double r = depth > 1 ? recurse(depth - 1, ms) : lib_work ? lib_work(ms) : leaf_work(ms);
   return r + frame[0];        /* not a tail call: every frame stays */
 }
 

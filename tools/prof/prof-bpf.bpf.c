@@ -172,8 +172,10 @@ struct vma_found {
    frame being stepped, the stack chunk last read.  */
 struct walk {
   struct prof_bpf_sample s;
-  /* the addresses; or the kernel's, the registers and a stack copy */
-  uint64_t ips[PROF_BPF_MAX_KERNEL + 4 + PROF_BPF_COPY / 8];
+  /* the addresses (kernel, then user); in a copy, then the stack's
+     bytes and a struct prof_bpf_copy_tail */
+  uint64_t ips[PROF_BPF_MAX_KERNEL + PROF_BPF_MAX_FRAMES + PROF_BPF_COPY / 8
+               + sizeof(struct prof_bpf_copy_tail) / 8];
   uint32_t nkernel;           /* kernel addresses in ips */
   uint32_t stack_bytes;       /* of a stack copy (end PROF_BPF_END_COPIED) */
   struct gorc_frame_regs f;
@@ -694,9 +696,11 @@ static long loop_frame(uint32_t i, void *arg)
   return 0;
 }
 
-/* The walk from the user registers R (the first frame, interrupted)
-   through PROC's tables: w->nuser addresses after the kernel's.  */
-static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
+/* The walk from the user registers R (KNOWN: GORC_FRAME_*; the
+   sample's, the first frame, interrupted; or where a copied sample's
+   walk stopped) through PROC's tables: w->nuser addresses after the
+   kernel's.  */
+static void walk_from(struct walk *w, const struct prof_bpf_regs *r, uint32_t known,
                       const struct prof_bpf_proc *proc)
 {
   w->f.ip = r->ip;
@@ -704,7 +708,7 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r,
   w->f.fp = r->bp;
   w->f.aux = r->bx;
   w->f.uc = 0;
-  w->f.known = GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX;
+  w->f.known = known;
   w->first = *r;
   w->chunk_base = 0;
   w->map.start = w->map.end = 0;
@@ -781,21 +785,39 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
   w->exe_start = w->exe_end = w->exe.start = w->exe.end = 0;
   w->exe_asked = w->exe_used = 0;
   struct prof_bpf_regs r = { regs->ip, regs->sp, regs->bp, regs->bx };
-  walk_from(w, &r, proc_of_image(w, proc, (uint64_t)mm, exec));
+  walk_from(w, &r, GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX,
+            proc_of_image(w, proc, (uint64_t)mm, exec));
   count(PROF_BPF_STAT_FRAMES, w->nuser);
 }
 
-/* The walk met a module (or process) without a table yet: the user
-   registers and as much of the stack from sp as can be read, up to
+/* The walk met a module (or process) without a table yet: as much of
+   the stack as can be read from the frame it stopped at, up to
    PROF_BPF_COPY bytes (the readable length found by halving, to 256
    bytes: a read that crosses the stack's top fails whole), after the
-   kernel's addresses.  */
-static void copy_stack(struct walk *w)
+   user addresses, then the tail (struct prof_bpf_copy_tail).  A frame
+   a signal interrupted has registers in its ucontext, below its sp: the
+   copy is then the sample's, from the first frame.  Global, so that it
+   is checked once, not on each of the ways into it.  */
+GLOBAL int copy_stack(struct walk *w)
 {
-  uint32_t at = w->nkernel & 127;   /* (PROF_BPF_MAX_KERNEL: for the verifier) */
-  __builtin_memcpy(&w->ips[at], &w->first, sizeof w->first);
-  void *dst = &w->ips[at + 4];
-  const void *sp = (const void *)w->first.sp;
+  if (!w)
+    return 0;
+  /* all ones where the copy is the sample's: no branch, which would
+     have the verifier check the copy's rounds twice */
+  uint64_t first = 0 - ((w->f.uc | (0 - w->f.uc)) >> 63);
+  struct prof_bpf_copy_tail tail = {
+    { (w->first.ip & first) | (w->f.ip & ~first), (w->first.sp & first) | (w->f.sp & ~first),
+      (w->first.bp & first) | (w->f.fp & ~first), (w->first.bx & first) | (w->f.aux & ~first) },
+    (uint32_t)(((GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX) & first)
+               | (w->f.known & ~first)),
+    (uint32_t)((1 & first) | (w->nuser & ~first)), 0, 0
+  };
+  if (tail.nwalked >= PROF_BPF_MAX_FRAMES)
+    return 0;                 /* as deep as a stack goes: nothing to copy */
+  /* (bounded for the verifier: the kernel's, then at most the walk's) */
+  uint32_t at = (w->nkernel & 127) + (tail.nwalked & (PROF_BPF_MAX_FRAMES - 1));
+  void *dst = &w->ips[at];
+  const void *sp = (const void *)tail.regs.sp;
   uint32_t good = 0, bad = PROF_BPF_COPY + 1;
   if (bpf_probe_read_user(dst, PROF_BPF_COPY, sp) == 0)
     good = PROF_BPF_COPY;
@@ -814,12 +836,19 @@ static void copy_stack(struct walk *w)
   if (good > 0 && good < PROF_BPF_COPY
       && bpf_probe_read_user(dst, good & (PROF_BPF_COPY - 1), sp) != 0)
     good = 0;
+  if (!good)                  /* the sample goes out walked as far as it went */
+    return 0;
+  tail.stack_bytes = good;
+  /* (good is a multiple of 256: the tail lies in whole words) */
+  uint32_t end = at + good / 8;
+  if (end > PROF_BPF_MAX_KERNEL + PROF_BPF_MAX_FRAMES + PROF_BPF_COPY / 8)
+    return 0;                 /* (it is not: for the verifier) */
+  __builtin_memcpy(&w->ips[end], &tail, sizeof tail);
+  w->nuser = tail.nwalked;
   w->stack_bytes = good;
-  if (good)
-    w->end = PROF_BPF_END_COPIED;
-  w->nuser = good ? 0 : 1;    /* nothing read: the registers' ip alone */
-  if (good)
-    count(PROF_BPF_STAT_COPIED, 1);
+  w->end = PROF_BPF_END_COPIED;
+  count(PROF_BPF_STAT_COPIED, 1);
+  return 1;
 }
 
 /* May this sample carry its stack's copy?  While the ring buffer stays
@@ -868,7 +897,7 @@ int prof_sample(void *ctx)
   w->s.tid_end = PROF_BPF_TID_END((uint32_t)id, w->end);
   uint64_t size = sizeof w->s + 8 * (uint64_t)(w->nkernel + w->nuser);
   if (w->stack_bytes)
-    size = sizeof w->s + 8 * (uint64_t)(w->nkernel + 4) + w->stack_bytes;
+    size += w->stack_bytes + sizeof(struct prof_bpf_copy_tail);
   if (size > sizeof w->s + sizeof w->ips)
     size = sizeof w->s + sizeof w->ips;
   uint64_t wake = bpf_ringbuf_query(&samples, BPF_RB_AVAIL_DATA) >= wake_bytes
@@ -893,7 +922,7 @@ int prof_rewalk(void *ctx)
   w->from_held = 1;
   w->nkernel = 0;
   struct prof_bpf_regs r = h->regs;
-  walk_from(w, &r, &h->proc);
+  walk_from(w, &r, h->known, &h->proc);
   h->nuser = (uint16_t)w->nuser;
   h->end = (int8_t)w->end;
   bpf_probe_read_kernel(h->ips, sizeof h->ips, w->ips);

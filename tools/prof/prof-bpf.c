@@ -1282,16 +1282,18 @@ static int rewalk_fd(const struct prof_bpf *b)
   return bpf_program__fd((b->rewalker ? b->rewalker : b->skel)->progs.prof_rewalk);
 }
 
-/* The copied stack STACK (BYTES from the registers R's sp) of a sample
-   of P walked again in the kernel (prof_rewalk), with P's mappings as
-   they are now (the sample's, fed in time order) and their tables,
-   built first where missing: NUSER addresses into IPS, how it ended
-   into END.  0; 1 when a table of P is still with the publisher (walk
-   it here); -1 when BPF_PROG_TEST_RUN failed.  */
-static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct prof_bpf_regs *r,
-                  const uint8_t *stack, uint32_t bytes, uint64_t *ips, unsigned *nuser,
-                  int8_t *end)
+/* The copied stack STACK of a sample of P (T: the frame its walk
+   stopped at, the copy from its sp) walked on in the kernel
+   (prof_rewalk), with P's mappings as they are now (the sample's, fed
+   in time order) and their tables, built first where missing: NUSER
+   addresses (at most MAX) into IPS, the first that frame's, how it
+   ended into END.  0; 1 when a table of P is still with the publisher
+   (walk it here); -1 when BPF_PROG_TEST_RUN failed.  */
+static int rewalk(struct prof_bpf *b, const struct prof_proc *p,
+                  const struct prof_bpf_copy_tail *t, const uint8_t *stack, uint64_t *ips,
+                  unsigned max, unsigned *nuser, int8_t *end)
 {
+  const struct prof_bpf_regs *r = &t->regs;
   static struct prof_bpf_held h;
   uint32_t zero = 0;
   int fd = bpf_map__fd(b->skel->maps.held);
@@ -1318,7 +1320,8 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
   }
   proc_value(b, p, &h.proc);
   h.regs = *r;
-  h.stack_bytes = bytes < PROF_BPF_COPY ? bytes : PROF_BPF_COPY;
+  h.known = t->known;
+  h.stack_bytes = t->stack_bytes < PROF_BPF_COPY ? t->stack_bytes : PROF_BPF_COPY;
   memcpy(h.stack, stack, h.stack_bytes);
   LIBBPF_OPTS(bpf_test_run_opts, run);
   if (load_rewalker(b) != 0 || bpf_map_update_elem(fd, &zero, &h, BPF_ANY) != 0
@@ -1327,7 +1330,7 @@ static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct pr
     b->rewalk_failed++;
     return -1;
   }
-  *nuser = h.nuser < PROF_BPF_MAX_FRAMES ? h.nuser : PROF_BPF_MAX_FRAMES;
+  *nuser = h.nuser < max ? h.nuser : max;
   memcpy(ips, h.ips, *nuser * sizeof *ips);
   *end = h.end;
   b->rewalked++;
@@ -1500,11 +1503,11 @@ void prof_bpf_drain(struct prof_bpf *b, prof_bpf_sample_fn *fn, void *arg)
 }
 uint64_t prof_bpf_lost_since(struct prof_bpf *b) { (void)b; return 0; }
 void prof_bpf_report(const struct prof_bpf *b, FILE *f) { (void)b; (void)f; }
-static int rewalk(struct prof_bpf *b, const struct prof_proc *p, const struct prof_bpf_regs *r,
-                  const uint8_t *stack, uint32_t bytes, uint64_t *ips, unsigned *nuser,
-                  int8_t *end)
+static int rewalk(struct prof_bpf *b, const struct prof_proc *p,
+                  const struct prof_bpf_copy_tail *t, const uint8_t *stack, uint64_t *ips,
+                  unsigned max, unsigned *nuser, int8_t *end)
 {
-  (void)b; (void)p; (void)r; (void)stack; (void)bytes; (void)ips; (void)nuser; (void)end;
+  (void)b; (void)p; (void)t; (void)stack; (void)ips; (void)max; (void)nuser; (void)end;
   return -1;
 }
 static int unwind_here(const struct prof_bpf *b) { (void)b; return 1; }
@@ -1539,33 +1542,41 @@ static int32_t profile_end(int8_t end)
   }
 }
 
-/* A sample whose walk met a module without a table yet: its stack copy
-   (STACK_BYTES after the registers at AFTER) walked again in the kernel,
-   now that its mappings are known and their tables loaded; unwound here
+/* A sample whose walk met a module without a table yet (T: where, and
+   the copy of the stack from there, STACK): its first T->nwalked user
+   addresses WALKED in the kernel, the rest walked on in the kernel now
+   that its mappings are known and their tables loaded; unwound here
    (as --unwind=copy) where that fails.  */
 static void feed_copy(struct prof_bpf *b, struct prof_data *d, struct prof_proc *p,
                       const struct prof_bpf_sample *s, const uint64_t *kips, unsigned nkernel,
-                      const uint8_t *after, uint32_t stack_bytes)
+                      const uint64_t *walked, const uint8_t *stack,
+                      const struct prof_bpf_copy_tail *t)
 {
   static uint64_t uips[GORC_PROF_MAX_DEPTH];
-  struct prof_bpf_regs r;
-  unsigned nuser = 0;
+  /* the frames above the one it stopped at, which the walk on gives again */
+  unsigned above = t->nwalked - 1, nuser = t->nwalked, more = 0;
+  int32_t end = PROF_WALK_COMPLETE;
   int8_t bpf_end;
-  enum prof_walk_end end;
-  memcpy(&r, after, sizeof r);
-  d->stack_bytes += stack_bytes;
-  int rc = rewalk(b, p, &r, after + sizeof r, stack_bytes, uips, &nuser, &bpf_end);
+  d->stack_bytes += t->stack_bytes;
+  memcpy(uips, walked, t->nwalked * sizeof *uips);
+  cut_remapped(b, (pid_t)s->pid, s->time, uips, &nuser, &end);
+  if (nuser < t->nwalked) {   /* walked through a mapping replaced since */
+    prof_proc_add_sample(p, s->time, PROF_BPF_TID(s->tid_end), end, kips, nkernel, uips, nuser);
+    return;
+  }
+  int rc = rewalk(b, p, t, stack, uips + above, GORC_PROF_MAX_DEPTH - above, &more, &bpf_end);
   if (rc == 0) {
     end = profile_end(bpf_end);
   } else {
-    struct gorc_perf_regs regs = { r.ip, r.sp, r.bp, r.bx, GORC_PERF_REGS_MASK };
-    end = prof_unwind(&p->space, &regs, after + sizeof r, stack_bytes, uips,
-                      GORC_PROF_MAX_DEPTH, &nuser);
+    struct gorc_perf_regs regs = { t->regs.ip, t->regs.sp, t->regs.bp, t->regs.bx, 0 };
+    end = prof_unwind_from(&p->space, &regs, t->known, stack, t->stack_bytes, uips + above,
+                           GORC_PROF_MAX_DEPTH - above, &more);
     /* (the test hooks: the stack is shown, marked as not walked in the kernel) */
     if (rc < 0 && !unwind_here(b))
       end = PROF_WALK_NO_TABLE;
   }
-  prof_proc_add_sample(p, s->time, PROF_BPF_TID(s->tid_end), end, kips, nkernel, uips, nuser);
+  prof_proc_add_sample(p, s->time, PROF_BPF_TID(s->tid_end), end, kips, nkernel, uips,
+                       above + more);
 }
 
 void prof_bpf_feed(struct prof_bpf *b, struct prof_data *d, const void *rec, size_t len)
@@ -1582,10 +1593,15 @@ void prof_bpf_feed(struct prof_bpf *b, struct prof_data *d, const void *rec, siz
   /* the ring buffer's 8-byte header counts too */
   d->record_bytes += 8 + len;
   if (PROF_BPF_END(s.tid_end) == PROF_BPF_END_COPIED) {
-    size_t regs_words = sizeof(struct prof_bpf_regs) / 8;
-    if (n - nkernel >= regs_words)
-      feed_copy(b, d, p, &s, ips, (unsigned)nkernel, (const uint8_t *)(ips + nkernel),
-                (uint32_t)(8 * (n - nkernel - regs_words)));
+    struct prof_bpf_copy_tail t;
+    size_t rest = 8 * (n - nkernel);   /* the walked addresses, the stack, the tail */
+    if (rest < sizeof t)
+      return;
+    memcpy(&t, (const uint8_t *)rec + len - sizeof t, sizeof t);
+    if (t.nwalked >= 1 && t.nwalked <= PROF_BPF_MAX_FRAMES && t.stack_bytes <= PROF_BPF_COPY
+        && 8 * (uint64_t)t.nwalked + t.stack_bytes + sizeof t == rest)
+      feed_copy(b, d, p, &s, ips, (unsigned)nkernel, ips + nkernel,
+                (const uint8_t *)(ips + nkernel + t.nwalked), &t);
   } else if (n > 0) {
     unsigned nuser = (unsigned)(n - nkernel);
     int32_t end = profile_end(PROF_BPF_END(s.tid_end));

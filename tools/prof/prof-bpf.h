@@ -228,22 +228,23 @@ enum prof_bpf_end {
                                     copied: walked again once the tables are there */
 };
 
-/* Bytes of user stack a sample copies when its walk meets a module (or
-   process) whose table is not loaded yet: gorc-prof has it walked again
-   in the kernel (struct prof_bpf_held) once the mapping is known and
-   its tables loaded, instead of a stack cut short.  */
+/* Bytes of user stack a sample copies at most, from the frame where its
+   walk met a module (or process) whose table is not loaded yet:
+   gorc-prof has it walked on in the kernel (struct prof_bpf_held) once
+   the mapping is known and its tables loaded, instead of a stack cut
+   short.  */
 #define PROF_BPF_COPY 8192
 
 /* One sample in the ring buffer: the 16-byte header, then the kernel
-   addresses, innermost first, then either the user addresses,
-   innermost first, or (end PROF_BPF_END_COPIED) the user registers
-   (struct prof_bpf_regs) and the stack's copy from their sp.  The
-   record's length says the rest: kernel addresses are the leading ones
-   in the kernel's half of the address space (PROF_BPF_KERNEL_ADDR; no
-   user address is), the user addresses fill what follows, and a copy's
-   stack bytes are what follows its registers.  Every byte counts: the
-   ring buffer adds its own 8-byte header, so a sample costs 24 bytes
-   and 8 per frame.  */
+   addresses, innermost first, then the user addresses, innermost first,
+   and (end PROF_BPF_END_COPIED) the stack's copy from the frame the
+   walk stopped at, and last a struct prof_bpf_copy_tail.  The record's
+   length says the rest: kernel addresses are the leading ones in the
+   kernel's half of the address space (PROF_BPF_KERNEL_ADDR; no user
+   address is), the user addresses fill what follows, or, in a copy,
+   the tail says how many there are and how many stack bytes follow
+   them.  Every byte counts: the ring buffer adds its own 8-byte header,
+   so a sample costs 24 bytes and 8 per frame.  */
 struct prof_bpf_sample {
   uint64_t time;                 /* CLOCK_MONOTONIC ns, as perf's clockid */
   uint32_t pid;
@@ -261,14 +262,31 @@ struct prof_bpf_regs {
   uint64_t ip, sp, bp, bx;
 };
 
+/* The end of a copied sample: the walk went as far as the tables did,
+   NWALKED user addresses (the last, the frame it stopped at: a module
+   whose table is not loaded yet, or a mapping the walker has not been
+   told of), and the stack is copied from that frame's sp, where it
+   goes on, not from the sample's: a deep stack's copy spans its
+   unwalked frames only.  REGS and KNOWN (GORC_FRAME_*) are that
+   frame's.  */
+struct prof_bpf_copy_tail {
+  struct prof_bpf_regs regs;
+  uint32_t known;
+  uint32_t nwalked;
+  uint32_t stack_bytes;
+  uint32_t pad;
+};
+
 /* A sample copied because its process's tables were not loaded: once
    they are, gorc-prof writes it here with the process's mappings as
    they were at the sample, and runs prof_rewalk, which walks the copy
-   with the sample's own steps and writes NUSER addresses and END
-   (the "held" map's one value).  */
+   from the frame the walk stopped at (REGS, KNOWN) with the sample's
+   own steps and writes NUSER addresses and END (the "held" map's one
+   value).  */
 struct prof_bpf_held {
   struct prof_bpf_proc proc;
   struct prof_bpf_regs regs;
+  uint32_t known;             /* GORC_FRAME_* of REGS */
   uint32_t stack_bytes;
   uint16_t nuser;
   int8_t end;

@@ -1213,13 +1213,20 @@ enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_pe
                                const uint8_t *stack, uint64_t stack_size, uint64_t *ips,
                                unsigned max, unsigned *n)
 {
-  struct stack_copy s = { regs->sp, stack ? stack_size : 0, stack };
-  struct gorc_frame_regs f = { regs->ip, regs->sp, regs->bp, regs->bx, 0,
-                                GORC_FRAME_INTERRUPTED };
+  uint32_t known = GORC_FRAME_INTERRUPTED;
   if ((regs->have >> GORC_PERF_REG_BP) & 1)
-    f.known |= GORC_FRAME_FP;
+    known |= GORC_FRAME_FP;
   if ((regs->have >> GORC_PERF_REG_BX) & 1)
-    f.known |= GORC_FRAME_AUX;
+    known |= GORC_FRAME_AUX;
+  return prof_unwind_from(sp, regs, known, stack, stack_size, ips, max, n);
+}
+
+enum prof_walk_end prof_unwind_from(const struct prof_space *sp, const struct gorc_perf_regs *regs,
+                                    uint32_t known, const uint8_t *stack, uint64_t stack_size,
+                                    uint64_t *ips, unsigned max, unsigned *n)
+{
+  struct stack_copy s = { regs->sp, stack ? stack_size : 0, stack };
+  struct gorc_frame_regs f = { regs->ip, regs->sp, regs->bp, regs->bx, 0, known };
   *n = 0;
   if (max == 0)
     return PROF_WALK_DEEPER;

@@ -100,6 +100,13 @@ void prof_module_sizes(const struct prof_module *m, uint64_t *record_bytes, uint
 enum prof_walk_end prof_unwind(const struct prof_space *sp, const struct gorc_perf_regs *regs,
                                const uint8_t *stack, uint64_t stack_size, uint64_t *ips,
                                unsigned max, unsigned *n);
+/* The same from a frame a walk elsewhere stopped at: REGS its registers
+   (REGS->have not read), KNOWN which of them hold values and whether
+   its ip is an interrupted instruction (GORC_FRAME_*, gorc/step.h),
+   STACK the stack from its sp: IPS[0] is its ip.  */
+enum prof_walk_end prof_unwind_from(const struct prof_space *sp, const struct gorc_perf_regs *regs,
+                                    uint32_t known, const uint8_t *stack, uint64_t stack_size,
+                                    uint64_t *ips, unsigned max, unsigned *n);
 
 /* The file PATH must have build ID ID (LEN bytes) (a perf.data's record
    of the files it profiled): a file on disk with another one is not
