@@ -53,8 +53,10 @@
 #    records' and .eh_frame's bytes; a 500-frame recursion (100 KB of
 #    stack): stacks complete in each mode; the distinct complete
 #    stacks of the burn program in both modes and from libgorc in the
-#    process (--preload), compared; and the BPF run time on a compiler
-#    (cc1: deep stacks, a large .eh_frame table).
+#    process (--preload), compared; the BPF run time on a compiler
+#    (cc1: deep stacks, a large .eh_frame table); and the start and end
+#    of a program of large libraries (clang --version: a million rows of
+#    tables, read from the cache), each mode's and the program alone.
 #
 # PROF_PARTS picks parts (default "overhead perf-data kernel system bpf":
 # 1, 2 with 3, 4, 5, 6), e.g. PROF_PARTS=perf-data bench/prof/run.sh for
@@ -321,6 +323,33 @@ bpf_part() {
   printf 'prof:   short processes (%s): bpf %s; copy %s\n' "$SHORT_LOOP_SAID" \
     "$(short_processes bpf)" "$(short_processes copy)"
   compiler_walk
+  large_libraries
+}
+
+# large_libraries: the start and end of a program whose libraries are
+# large (clang's libLLVM and libclang-cpp: a million rows of tables from
+# .eh_frame), the tables in the cache: everything's CPU in a run of
+# clang --version, each mode's and the program's alone (medians of
+# ROUNDS, alternated)
+large_libraries() {
+  local clang i
+  clang=$(command -v clang-14 || command -v clang) ||
+    { echo "prof:   large libraries: skipped (no clang)"; return; }
+  "$PROF" -q --unwind=bpf -o "$WORK/large" -- "$clang" --version >/dev/null 2>&1
+  : >"$WORK/large-rounds.txt"
+  for i in $(seq "$ROUNDS"); do
+    echo "$(run_program env -- "$clang" --version)" \
+      "$(run_program "$PROF" -q --unwind=bpf -o "$WORK/large" -- "$clang" --version)" \
+      "$(run_program "$PROF" -q --unwind=copy -o "$WORK/large" -- "$clang" --version)" \
+      >>"$WORK/large-rounds.txt"
+  done
+  "$PROF" --unwind=bpf -o "$WORK/large" -- "$clang" --version 2>"$WORK/large.txt" >/dev/null
+  printf 'prof:   large libraries (%s --version, %s modules, %s rows of tables, cached): everything %.3f s, copy %.3f s, the program alone %.3f s\n' \
+    "${clang##*/}" "$(sed -n 's/.*; \([0-9]*\) from .eh_frame: .*/\1/p' "$WORK/large.txt")" \
+    "$(sed -n 's/.* from .eh_frame: \([0-9]*\) rows.*/\1/p' "$WORK/large.txt")" \
+    "$(awk '{ print $4 }' "$WORK/large-rounds.txt" | median)" \
+    "$(awk '{ print $6 }' "$WORK/large-rounds.txt" | median)" \
+    "$(awk '{ print $2 }' "$WORK/large-rounds.txt" | median)"
 }
 
 # compiler_walk: the walker's run time on a real program's deep stacks
