@@ -168,7 +168,7 @@ static const char *check_file(const uint8_t *buf, size_t len, int *stale, uint32
     *stale = 1;
     return NULL;
   }
-  if (h.nstates >= PROF_BPF_STATE_NO_TABLE || prof_bpf_tree(h.nleaves, &depth, first) != 0)
+  if (h.nstates > PROF_BPF_STATE_NO_TABLE || prof_bpf_tree(h.nleaves, &depth, first) != 0)
     return "its header counts no table";
   *nblocks = first[depth] + h.nleaves;
   if (blocks_at(&h) + (uint64_t)*nblocks * sizeof(struct prof_bpf_block) + 8 != len)
