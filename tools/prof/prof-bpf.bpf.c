@@ -10,8 +10,9 @@
    in a mapping gorc-prof has not told the walker of yet (a new
    process, a new library) is looked up in the kernel (kernel_map),
    its file's table by the files map.  A sample that met a module
-   without a table yet copies the stack; prof_rewalk walks that copy by
-   the same steps once gorc-prof has loaded the tables.
+   without a table yet copies the stack from the frame its walk stopped
+   at; prof_rewalk walks on from there by the same steps once gorc-prof
+   has loaded the tables.
 
    Built by clang -target bpf with CO-RE: the few kernel types it reads
    are declared below with preserve_access_index and relocated by libbpf

@@ -225,7 +225,7 @@ enum prof_bpf_end {
                                     mapping not reported yet, or not code (gorc-prof decides
                                     from the stack's copy) */
   PROF_BPF_END_COPIED = -6       /* (a sample's only) NO_TABLE or NO_MAPPING, the stack
-                                    copied: walked again once the tables are there */
+                                    copied from there: walked on once the tables are there */
 };
 
 /* Bytes of user stack a sample copies at most, from the frame where its
