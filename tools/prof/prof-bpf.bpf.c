@@ -78,6 +78,9 @@ const volatile int kernel_frames = 1;   /* 0: --user-only */
 const volatile uint32_t wake_bytes = 1;
 /* Set by the loader: the kernel has the fields kernel_map reads.  */
 const volatile int vma_files = 0;
+/* Set by the loader: keep the mappings found in the kernel for the
+   process's next samples (found_maps); 0 for a test hook only.  */
+const volatile int keep_found_maps = 1;
 
 struct inner_table {
   __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -140,6 +143,30 @@ struct {
   __type(value, struct prof_bpf_state_cache);
 } state_cache SEC(".maps");
 
+/* The mappings kernel_map found of a process the walker was not told
+   of, kept (per CPU) for the process's next samples: a sample may ask
+   bpf_find_vma once, so a walk through two such libraries found one
+   and was copied at the other, sample after sample; now each sample
+   finds one more.  By pid, for the image they were found in (its mm
+   and exec count).  gorc-prof deletes a process's at its exit; a
+   mapping replaced later (dlclose, then dlopen there) is told to the
+   walker, whose procs entry a walk asks first, and the samples before
+   are cut at it (cut_remapped in prof-bpf.c).  */
+#define FOUND_MAPS 8
+struct found_maps {
+  uint64_t image_mm, image_exec;
+  uint32_t n, next;                 /* maps held; the one the next goes to */
+  struct prof_bpf_map maps[FOUND_MAPS];
+};
+
+struct {
+  __uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+  __uint(map_flags, BPF_F_NO_PREALLOC);
+  __uint(max_entries, 1024);
+  __type(key, uint32_t);
+  __type(value, struct found_maps);
+} found_maps SEC(".maps");
+
 /* A held sample, walked again by prof_rewalk (prof-bpf.h).  */
 struct {
   __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -191,6 +218,8 @@ struct walk {
   struct vma_found found;     /* what vma_found read of it */
   uint32_t vma_asked;         /* kernel_map asked bpf_find_vma this sample */
   struct mm_struct *mm;       /* the task's (its executable's text, for kernel_map) */
+  uint64_t exec;              /* the task's exec count (its image, with mm) */
+  struct found_maps found_new;  /* a process's first found_maps entry, made here */
   uint64_t exe_start, exe_end;  /* the executable's text, from the mm (0: none) */
   struct prof_bpf_map exe;    /* the executable's text with its table (empty: none) */
   uint32_t exe_asked;         /* exe_found ran this sample */
@@ -555,6 +584,45 @@ GLOBAL int vma_lookup(struct walk *w, uint64_t pc)
   return 1;
 }
 
+/* The mapping of PC among those earlier samples of W's process found
+   in the kernel (found_maps) into W->vma: 1, or 0.  */
+static int found_before(struct walk *w, uint64_t pc)
+{
+  uint32_t pid = w->s.pid;
+  const struct found_maps *f = bpf_map_lookup_elem(&found_maps, &pid);
+  if (!f || f->image_mm != (uint64_t)w->mm || f->image_exec != w->exec)
+    return 0;
+  for (uint32_t i = 0; i < FOUND_MAPS; i++) {
+    const struct prof_bpf_map *m = &f->maps[i];
+    if (i < f->n && pc - m->start < m->end - m->start) {
+      w->vma = *m;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* W->vma, found in the kernel, kept for the next samples of W's
+   process (found_maps): over the oldest where 8 are held.  */
+static void keep_found(struct walk *w)
+{
+  uint32_t pid = w->s.pid;
+  struct found_maps *f = bpf_map_lookup_elem(&found_maps, &pid);
+  if (!f || f->image_mm != (uint64_t)w->mm || f->image_exec != w->exec) {
+    w->found_new.image_mm = (uint64_t)w->mm;
+    w->found_new.image_exec = w->exec;
+    w->found_new.n = w->found_new.next = 0;
+    bpf_map_update_elem(&found_maps, &pid, &w->found_new, BPF_ANY);
+    f = bpf_map_lookup_elem(&found_maps, &pid);
+    if (!f)
+      return;
+  }
+  f->maps[f->next & (FOUND_MAPS - 1)] = w->vma;
+  f->next++;
+  if (f->n < FOUND_MAPS)
+    f->n++;
+}
+
 /* The mapping of PC as the kernel has it into W->map, when its file's
    table is loaded (files), for a process or a mapping gorc-prof has not
    told the walker of yet: 1, or 0 when there is none, or none
@@ -577,12 +645,15 @@ GLOBAL int kernel_map(struct walk *w, uint64_t pc)
     w->map = w->exe;
     return 1;
   }
-  if (pc - w->vma.start >= w->vma.end - w->vma.start) {
+  if (pc - w->vma.start >= w->vma.end - w->vma.start
+      && !(keep_found_maps && found_before(w, pc))) {
     if (w->vma_asked)
       return 0;
     w->vma_asked = 1;
     if (!vma_lookup(w, pc))
       return 0;
+    if (keep_found_maps)
+      keep_found(w);
   }
   w->map = w->vma;
   return 1;
@@ -783,6 +854,7 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
     return;
   }
   w->mm = mm;
+  w->exec = exec;
   w->exe_start = w->exe_end = w->exe.start = w->exe.end = 0;
   w->exe_asked = w->exe_used = 0;
   struct prof_bpf_regs r = { regs->ip, regs->sp, regs->bp, regs->bx };

@@ -161,7 +161,9 @@ static void refusal(int err, char *why, size_t whylen)
    =no-push: no process's mappings are told to the walker, and a
    copied stack is marked "no table yet" (unwound in gorc-prof), not
    walked again: every other stack was walked through the mappings the
-   walker found in the kernel (kernel_map).  =stale-exec: a process that execs, its mappings told,
+   walker found in the kernel (kernel_map).  =no-push-unkept: the same,
+   and the mappings found not kept for the next samples (found_maps): a
+   sample finds one.  =stale-exec: a process that execs, its mappings told,
    is told nothing more, so that the walker holds its old image's
    mappings for the new image, as it does from an exec until gorc-prof
    reads its record.  =stale-mmap: the same for a process that maps a
@@ -185,6 +187,8 @@ static int test_hooks(struct prof_walker *skel)
     bpf_map__set_max_entries(skel->maps.samples, (uint32_t)sysconf(_SC_PAGESIZE));
   if (strcmp(t, "two-tables") == 0)
     bpf_map__set_max_entries(skel->maps.tables, 2);
+  if (strcmp(t, "no-push-unkept") == 0)
+    skel->rodata->keep_found_maps = 0;
   return strcmp(t, "kernel-only") == 0;
 }
 
@@ -339,7 +343,7 @@ struct prof_bpf *prof_bpf_open(const struct prof_bpf_opts *o, char *why, size_t 
   b->btf_fd = btf_fd;
   memcpy(b->btf_path, btf_path, sizeof btf_path);
   b->kernel_only = kernel_only;
-  b->no_push = strcmp(test_hook(), "no-push") == 0;
+  b->no_push = strncmp(test_hook(), "no-push", 7) == 0;
   b->stale_exec = strcmp(test_hook(), "stale-exec") == 0;
   b->stale_mmap = strcmp(test_hook(), "stale-mmap") == 0;
   b->many_states = strcmp(test_hook(), "many-states") == 0;
@@ -1186,6 +1190,7 @@ void prof_bpf_forget(struct prof_bpf *b, pid_t pid)
 {
   uint32_t key = (uint32_t)pid;
   bpf_map_delete_elem(bpf_map__fd(b->skel->maps.procs), &key);
+  bpf_map_delete_elem(bpf_map__fd(b->skel->maps.found_maps), &key);
 }
 
 /* ---- held samples ---- */
@@ -1263,6 +1268,7 @@ static void clear_kept(struct prof_bpf *b, int rewalk_now)
   uint32_t pid;
   struct prof_bpf_file_key file;
   clear_hash(b->skel->maps.procs, &pid);
+  clear_hash(b->skel->maps.found_maps, &pid);
   clear_hash(b->skel->maps.files, &file);   /* (their module ids are the last run's) */
   int ncpus = libbpf_num_possible_cpus();
   uint64_t *zero = ncpus > 0 ? calloc((size_t)ncpus, sizeof *zero) : NULL;
