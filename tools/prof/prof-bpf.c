@@ -21,6 +21,7 @@
 #ifdef GORC_HAVE_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <unistd.h>
 
@@ -105,6 +106,7 @@ struct prof_bpf {
   uint64_t rewalked, rewalk_failed;
   uint64_t held_not_code;     /* held samples whose pc lies in no mapping */
   uint64_t lost_told;         /* the samples dropped prof_bpf_lost_since said */
+  unsigned exits;             /* processes forgotten since found_maps was swept */
 };
 
 /* ---- loading ---- */
@@ -1186,11 +1188,30 @@ void prof_bpf_prepare(struct prof_bpf *b, const char *cmd)
   b->prepared = b->modules_records + b->modules_eh - before;
 }
 
+/* found_maps' entries of processes gone, deleted: a sample of a dying
+   thread after its process's exit record makes one again, which no exit
+   deletes, and the map holds 1,024.  */
+static void sweep_found_maps(struct prof_bpf *b)
+{
+  int fd = bpf_map__fd(b->skel->maps.found_maps);
+  uint32_t key, next, gone[1024];
+  size_t n = 0;
+  for (void *prev = NULL; n < 1024 && bpf_map_get_next_key(fd, prev, &next) == 0; prev = &key) {
+    if (kill((pid_t)next, 0) != 0 && errno == ESRCH)
+      gone[n++] = next;
+    key = next;
+  }
+  for (size_t i = 0; i < n; i++)
+    bpf_map_delete_elem(fd, &gone[i]);
+}
+
 void prof_bpf_forget(struct prof_bpf *b, pid_t pid)
 {
   uint32_t key = (uint32_t)pid;
   bpf_map_delete_elem(bpf_map__fd(b->skel->maps.procs), &key);
   bpf_map_delete_elem(bpf_map__fd(b->skel->maps.found_maps), &key);
+  if (++b->exits % 256 == 0)
+    sweep_found_maps(b);
 }
 
 /* ---- held samples ---- */
