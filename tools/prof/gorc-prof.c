@@ -84,14 +84,19 @@ static int parse_pids(struct options *o, const char *list)
   return 0;
 }
 
-static int parse_every(struct options *o, const char *v)
+/* V, all of it a number of seconds from LO to HI, into *OUT: 0, or -1
+   after a message saying what OPT WANTS (strtod took "-1" and "abc"
+   for 0: for -d, a recording that never ended).  */
+static int parse_seconds(const char *opt, const char *wants, const char *v, double lo, double hi,
+                         double *out)
 {
   char *end;
-  o->every = strtod(v, &end);
-  if (end == v || *end || !(o->every >= 0.1 && o->every <= 86400)) {
-    fprintf(stderr, "gorc-prof: --every wants seconds from 0.1 to 86400, not '%s'\n", v);
+  double t = strtod(v, &end);
+  if (end == v || *end || !(t >= lo && t <= hi)) {
+    fprintf(stderr, "gorc-prof: %s wants %s, not '%s'\n", opt, wants, v);
     return -1;
   }
+  *out = t;
   return 0;
 }
 
@@ -109,19 +114,6 @@ static int parse_whole(const char *opt, const char *wants, const char *v, long l
     return -1;
   }
   *out = n;
-  return 0;
-}
-
-/* -d: seconds above 0, a year at most (strtod took "-1" and "abc" for
-   no limit: a recording that never ended).  */
-static int parse_duration(struct options *o, const char *v)
-{
-  char *end;
-  o->duration = strtod(v, &end);
-  if (end == v || *end || !(o->duration > 0 && o->duration <= 366 * 86400.0)) {
-    fprintf(stderr, "gorc-prof: -d wants seconds above 0 (a year at most), not '%s'\n", v);
-    return -1;
-  }
   return 0;
 }
 
@@ -165,9 +157,11 @@ static int parse_option(struct options *o, int argc, char **argv, int *i)
   else if ((v = opt_value(argc, argv, i, "-p", "--pid")))
     return parse_pids(o, v);
   else if ((v = opt_value(argc, argv, i, "-d", "--duration")))
-    return parse_duration(o, v);
+    /* (above 0: from the least double above it) */
+    return parse_seconds("-d", "seconds above 0 (a year at most)", v, 0x1p-1074, 366 * 86400.0,
+                         &o->duration);
   else if ((v = opt_value(argc, argv, i, NULL, "--every")))
-    return parse_every(o, v);
+    return parse_seconds("--every", "seconds from 0.1 to 86400", v, 0.1, 86400, &o->every);
   else if ((v = opt_value(argc, argv, i, NULL, "--stack-size"))) {
     if (parse_whole("--stack-size", "a multiple of 8 from 8 to 65528", v, 8, 65528, 8, &n) != 0)
       return -1;

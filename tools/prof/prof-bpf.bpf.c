@@ -214,7 +214,8 @@ struct walk {
   int32_t end;
   uint32_t from_held;         /* the stack is the held sample's copy, not the task's */
   struct prof_bpf_map map;    /* the frame's mapping (find_map's, or kernel_map's) */
-  struct prof_bpf_map vma;    /* the mapping bpf_find_vma found this sample (empty: none) */
+  struct prof_bpf_map vma;    /* the mapping kernel_map found last this sample, by bpf_find_vma
+                                 or in found_maps (empty: none) */
   struct vma_found found;     /* what vma_found read of it */
   uint32_t vma_asked;         /* kernel_map asked bpf_find_vma this sample */
   struct mm_struct *mm;       /* the task's (its executable's text, for kernel_map) */
@@ -799,7 +800,7 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r, uint32_t kn
 #define PAGE_SIZE (1ul << PAGE_SHIFT)
 
 /* PROC, the entry gorc-prof wrote for the task's process, if it holds
-   the task's image (MM, EXEC: its mm and exec count), else NULL: an exec
+   the task's image (W->mm, W->exec: its mm and exec count), else NULL: an exec
    (or a pid used again) that gorc-prof has not read yet left the old
    image's mappings there, and where the new image's code lies at the
    same addresses (no address randomization) the old tables would walk
@@ -812,9 +813,9 @@ static void walk_from(struct walk *w, const struct prof_bpf_regs *r, uint32_t kn
    entry keeps the image it holds (an exec makes a new mm and counts
    one more; gorc-prof's next write clears it).  Without the file keys
    (vma_files) it is taken as it is.  */
-static struct prof_bpf_proc *proc_of_image(struct walk *w, struct prof_bpf_proc *proc,
-                                           uint64_t mm, uint64_t exec)
+static struct prof_bpf_proc *proc_of_image(struct walk *w, struct prof_bpf_proc *proc)
 {
+  uint64_t mm = (uint64_t)w->mm, exec = w->exec;
   if (!proc || !vma_files || (proc->image_mm == mm && proc->image_exec == exec))
     return proc;
   exe_found(w);
@@ -859,7 +860,7 @@ static void walk_user(struct walk *w, struct task_struct *task, uint32_t pid)
   w->exe_asked = w->exe_used = 0;
   struct prof_bpf_regs r = { regs->ip, regs->sp, regs->bp, regs->bx };
   walk_from(w, &r, GORC_FRAME_INTERRUPTED | GORC_FRAME_FP | GORC_FRAME_AUX,
-            proc_of_image(w, proc, (uint64_t)mm, exec));
+            proc_of_image(w, proc));
   count(PROF_BPF_STAT_FRAMES, w->nuser);
 }
 
