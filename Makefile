@@ -89,7 +89,7 @@ TOOL_LIB_SRCS = tools/lib/common.c tools/lib/elfload.c tools/lib/mapped.c tools/
 TOOL_LIB_OBJS = $(TOOL_LIB_SRCS:.c=.o)
 TOOL_CFLAGS += -Itools/lib -MMD -MP
 
-tools/%.o: tools/%.c | deps-if-missing
+tools/%.o: tools/%.c
 	$(CC) $(TOOL_CFLAGS) -c $< -o $@
 -include $(TOOL_LIB_SRCS:.c=.d) tools/gorc-dump.d tools/gorc-check.d
 
@@ -99,7 +99,7 @@ PLUGINS = $(sort $(call plugin_for,$(CC_KEY)) $(call plugin_for,$(PLUGIN_KEY)) \
 	$(if $(AARCH64_KEY),$(call plugin_for,$(AARCH64_KEY))))
 TOOLS = tools/gorc-dump tools/gorc-check
 
-.PHONY: all deps deps-if-missing demo check check-matrix bench clean
+.PHONY: all deps demo check check-matrix bench clean FORCE
 
 .DEFAULT_GOAL := all
 include runtime/Makefile.inc
@@ -112,11 +112,19 @@ all: $(PLUGIN) $(PLUGINS) $(TOOLS) $(RUNTIME_LIBS) $(if $(HAVE_AARCH64),$(A64_RT
 deps:
 	CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh install
 
-deps-if-missing:
+# Every make but `make deps` and `make clean` first installs what is
+# missing.  It does so as the remaking of an included makefile, so that
+# when it installs anything make reads its makefiles again: what the
+# build takes from the machine (the BPF walker, the aarch64 plugin) is
+# then decided with the packages there, not as they were before.
+DEPS_MARK := mk/deps-installed.mk
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+-include $(DEPS_MARK)
+endif
+$(DEPS_MARK): FORCE
 	@CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh check >/dev/null 2>&1 || \
-	  CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh install
-
-$(PLUGINS) $(TOOLS) $(RUNTIME_OBJS): | deps-if-missing
+	  { CC=$(CC) PLUGIN_CC=$(PLUGIN_CC) scripts/deps.sh install && \
+	    echo "# make installed the packages gorc needs, $$(date -u)" >$@; }
 
 # plugin/gorc.so names $(CC)'s plugin: looked at on every make, since
 # another make (CC=gcc-11, as the GCC 11 testsuite run's make install
@@ -132,7 +140,7 @@ $(PLUGIN): plugin-link
 define plugin_rule
 $(call plugin_for,$(4)): $$(PLUGIN_SRCS:plugin/%.cc=plugin/gcc-$(4)/%.o)
 	$(2) -shared -o $$@ $$^
-plugin/gcc-$(4)/%.o: plugin/%.cc | deps-if-missing
+plugin/gcc-$(4)/%.o: plugin/%.cc
 	@test -n "$(3)" || { echo "gorc: cannot run '$(1)' (set CC or PLUGIN_CC to an installed GCC)" >&2; exit 1; }
 	@case " $$(SUPPORTED_GCC) " in *" $(3) "*) ;; *) \
 	  echo "gorc: $(1) is GCC $(3); the plugin supports these GCC versions only: $$(SUPPORTED_GCC)" \
@@ -163,7 +171,7 @@ tools/gorc-dump: tools/gorc-dump.o $(TOOL_LIB_OBJS)
 tools/gorc-check: tools/gorc-check.o $(TOOL_LIB_OBJS)
 	$(CC) -o $@ $^ $(TOOL_LIBS) $(CHECK_LIBS)
 
-demo: all deps-if-missing
+demo: all
 	$(MAKE) -C examples CC=$(CC) PLUGIN=$(CURDIR)/$(PLUGIN) RUNTIME=$(CURDIR)/runtime \
 	  demo demo-sampled
 	scripts/demo.sh
@@ -172,7 +180,7 @@ demo: all deps-if-missing
 ifeq ($(SANITIZE),1)
 check: check-sanitize
 else
-check: all deps-if-missing
+check: all
 	rm -rf testsuite/out && mkdir -p testsuite/out
 	cd testsuite && runtest --tool gorc --srcdir . --outdir out \
 	  GORC_ROOT=$(CURDIR) GORC_CC=$(GORC_CC) GORC_CXX=$(GORC_CXX) $(RUNTESTFLAGS) \

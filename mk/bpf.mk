@@ -9,6 +9,11 @@ BPF_CLANG := $(firstword $(foreach c,clang clang-16 clang-15 clang-14,$(if $(she
 BPFTOOL := $(firstword $(foreach c,bpftool /usr/sbin/bpftool,$(if $(shell command -v $(c) 2>/dev/null),$(c))))
 HAVE_BPF := $(if $(and $(BPF_CLANG),$(BPFTOOL),$(wildcard /usr/include/bpf/bpf_helpers.h),$(wildcard /usr/lib/$(shell $(CC) -print-multiarch)/libbpf.a)),yes)
 BPF_MULTIARCH_INC := /usr/include/$(shell $(CC) -print-multiarch)
+# The objects GORC_HAVE_BPF changes.  They are built again when the BPF
+# mode comes or goes (clang or libbpf installed after a build): they
+# depend on a mark that holds HAVE_BPF, written only when that changes.
+PROF_BPF_DEFINED := tools/prof/prof-bpf.o tools/prof/prof-ksym.o tools/prof/prof-keep.o \
+  tools/prof/prof-publish.o
 
 ifeq ($(HAVE_BPF),yes)
 # Two objects: the walker, and the program that names kernel addresses
@@ -25,10 +30,13 @@ tools/prof/prof-bpf.skel.h tools/prof/prof-ksym.skel.h: %.skel.h: %.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(SKEL_NAME) >$@.tmp && mv $@.tmp $@
 tools/prof/prof-bpf.o: tools/prof/prof-bpf.skel.h
 tools/prof/prof-ksym.o: tools/prof/prof-ksym.skel.h
-tools/prof/prof-bpf.o tools/prof/prof-ksym.o tools/prof/prof-keep.o tools/prof/prof-publish.o: \
-  TOOL_CFLAGS += -DGORC_HAVE_BPF
+$(PROF_BPF_DEFINED): TOOL_CFLAGS += -DGORC_HAVE_BPF
 PROF_BPF_LIBS := -lbpf
 endif
+PROF_BPF_MARK := tools/prof/have-bpf.txt
+$(PROF_BPF_MARK): FORCE
+	@echo '$(HAVE_BPF)' | cmp -s - $@ || echo '$(HAVE_BPF)' >$@
+$(PROF_BPF_DEFINED): $(PROF_BPF_MARK)
 clean: clean-bpf
 .PHONY: clean-bpf
 clean-bpf:

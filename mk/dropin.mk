@@ -51,13 +51,13 @@ tools/prof/%.o: TOOL_CFLAGS += -Itools/prof
 $(PROF_OBJS): | tools/prof/profile.pb-c.h
 -include $(PROF_SRCS:.c=.d)
 # libelf.a's own libraries from its pkg-config file (elfutils 0.196's needs zstd).
-tools/gorc-prof: $(PROF_OBJS) $(TOOL_LIB_OBJS) | deps-if-missing
+tools/gorc-prof: $(PROF_OBJS) $(TOOL_LIB_OBJS)
 	$(CC) -o $@ $^ $(PROF_LDFLAGS) -pthread $(PROF_BPF_LIBS) $$(pkg-config --static --libs libelf) -lprotobuf-c -lz \
 	  "$$($(CC) -print-file-name=libsupc++.a)"
 
 # pprof's profile.proto (golang-github-google-pprof-dev) compiled by protoc-c.
 PPROF_PROTO = /usr/share/gocode/src/github.com/google/pprof/proto/profile.proto
-tools/prof/profile.pb-c.c: | deps-if-missing
+tools/prof/profile.pb-c.c:
 	protoc-c --c_out=tools/prof -I$(dir $(PPROF_PROTO)) $(PPROF_PROTO)
 tools/prof/profile.pb-c.h: tools/prof/profile.pb-c.c
 
