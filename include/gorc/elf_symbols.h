@@ -83,6 +83,11 @@ struct gorc_es_elf_file {
   uint64_t size;
   uint64_t shoff;
   uint32_t shnum, shstrndx;
+  /* The file's SIZE bytes where a reader that may allocate mapped them
+     (the tools, naming many addresses: a pread each section name and
+     chunk of headers was most of the time); NULL: read with pread, as
+     the crash handler does.  */
+  const uint8_t *image;
 };
 
 /* LEN bytes at OFF, all inside the file, or -1.  */
@@ -91,6 +96,10 @@ static inline int gorc_es_read_at(const struct gorc_es_elf_file *f, uint64_t off
 {
   if (off > f->size || len > f->size - off)
     return -1;
+  if (f->image) {
+    memcpy(buf, f->image + off, len);
+    return 0;
+  }
   size_t done = 0;
   while (done < len) {
     ssize_t r = pread(f->fd, (char *)buf + done, len - done, (off_t)(off + done));
@@ -131,6 +140,7 @@ static inline int gorc_es_elf_open(const char *path, struct gorc_es_elf_file *f)
   f->size = fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
   f->shoff = 0;
   f->shnum = 0;
+  f->image = NULL;
   if (gorc_es_read_at(f, 0, &eh, sizeof eh) != 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0
       || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB
       || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff == 0)
@@ -508,26 +518,36 @@ static inline int gorc_es_open_debug_file(const struct gorc_es_elf_file *f, cons
 
 /* ------------------------------------------------------------ the lookup */
 
+/* The symbol table T that names the addresses of the ELF file PATH,
+   open in F: F's .symtab (0), else its separate debug file's, opened
+   into DEBUG (1: the caller closes DEBUG->fd), else F's .dynsym (0);
+   -1 when there is none.  */
+static inline int gorc_es_choose_symbols(const struct gorc_es_elf_file *f, const char *path,
+                                         struct gorc_es_elf_file *debug,
+                                         struct gorc_es_table *t)
+{
+  if (gorc_es_find_table(f, SHT_SYMTAB, t) == 0)
+    return 0;
+  if (gorc_es_open_debug_file(f, path, debug, t) == 0)
+    return 1;
+  return gorc_es_find_table(f, SHT_DYNSYM, t) == 0 ? 0 : -1;
+}
+
 /* Open into F the file whose symbol table T names the addresses of the
-   ELF file PATH: PATH's .symtab, else its separate debug file's, else
-   PATH's .dynsym.  -1 when there is none; else the caller closes F.fd.  */
+   ELF file PATH (gorc_es_choose_symbols).  -1 when there is none; else
+   the caller closes F.fd.  */
 static inline int gorc_es_open_symbols(const char *path, struct gorc_es_elf_file *f,
                                        struct gorc_es_table *t)
 {
   struct gorc_es_elf_file debug;
   if (gorc_es_elf_open(path, f) != 0)
     return -1;
-  if (gorc_es_find_table(f, SHT_SYMTAB, t) == 0)
-    return 0;
-  if (gorc_es_open_debug_file(f, path, &debug, t) == 0) {
+  int in = gorc_es_choose_symbols(f, path, &debug, t);
+  if (in != 0)
     close(f->fd);
+  if (in == 1)
     *f = debug;
-    return 0;
-  }
-  if (gorc_es_find_table(f, SHT_DYNSYM, t) == 0)
-    return 0;
-  close(f->fd);
-  return -1;
+  return in >= 0 ? 0 : -1;
 }
 
 static inline int gorc_es_find(const char *path, uint64_t addr, struct gorc_elfsym *sym,

@@ -558,13 +558,13 @@ static char *plt_stub_name(const struct plt_file *pf, const struct gorc_arch *ar
    stub's symbol, replacing what the symbol table gave (the function
    before the PLT, often _init): a stub's own name, or none.  0, or -1
    when out of memory.  */
-static int name_plt_stubs(const char *path, const uint64_t *addrs, size_t n, char **names)
+static int name_plt_stubs(const struct gorc_es_elf_file *f, const uint64_t *addrs, size_t n,
+                          char **names)
 {
   struct plt_file pf;
   Elf64_Ehdr eh;
   memset(&pf, 0, sizeof pf);
-  if (gorc_es_elf_open(path, &pf.f) != 0)
-    return 0;
+  pf.f = *f;
   const struct gorc_arch *arch = NULL;
   if (gorc_es_read_at(&pf.f, 0, &eh, sizeof eh) == 0 && eh.e_type != ET_REL)
     arch = gorc_arch_for(eh.e_machine);
@@ -580,7 +580,6 @@ static int name_plt_stubs(const char *path, const uint64_t *addrs, size_t n, cha
       if (!names[i] && errno == ENOMEM)
         rc = -1;
     }
-  close(pf.f.fd);
   return rc;
 }
 
@@ -610,9 +609,9 @@ static int go_visit(const struct gorc_es_elf_file *f, const Elf64_Shdr *sh, void
    program PATH's own table of its functions (its .gopclntab, which a
    program built with -ldflags=-s keeps: Go's runtime reads it).  0, or
    -1 when out of memory.  */
-static int name_go_functions(const char *path, const uint64_t *addrs, size_t n, char **names)
+static int name_go_functions(const struct gorc_es_elf_file *f, const uint64_t *addrs, size_t n,
+                             char **names)
 {
-  struct gorc_es_elf_file f;
   struct go_file gf;
   struct gorc_go g;
   int rc = 0;
@@ -620,35 +619,34 @@ static int name_go_functions(const char *path, const uint64_t *addrs, size_t n, 
   for (size_t i = 0; i < n; i++)
     unnamed += names[i] == NULL;
   memset(&gf, 0, sizeof gf);
-  if (unnamed == 0 || gorc_es_elf_open(path, &f) != 0)
+  if (unnamed == 0 || !f->image)
     return 0;
-  if (gorc_es_section(&f, f.shstrndx, &gf.shstr) == 0)
-    gorc_es_each_section(&f, go_visit, &gf);
-  const uint8_t *map = gf.found == 3 ? gorc_map_file(f.fd, f.size, 0, 0, path) : MAP_FAILED;
-  close(f.fd);
-  if (map == MAP_FAILED)
-    return 0;
-  if (gorc_go_open(&g, map + gf.pcln.sh_offset, gf.pcln.sh_size, gf.text.sh_addr) == 0)
+  if (gorc_es_section(f, f->shstrndx, &gf.shstr) == 0)
+    gorc_es_each_section(f, go_visit, &gf);
+  if (gf.found == 3
+      && gorc_go_open(&g, f->image + gf.pcln.sh_offset, gf.pcln.sh_size, gf.text.sh_addr) == 0)
     for (size_t i = 0; i < n && rc == 0; i++) {
       const char *name = names[i] ? NULL : gorc_go_name(&g, addrs[i]);
       if (name && !(names[i] = strdup(name)))
         rc = -1;
     }
-  gorc_unmap_file((void *)map, f.size);
   return rc;
 }
 
 /* ADDRS (N) named by the symbol table of PATH (gorc_symtab_name_each,
    names[] all NULL).  0, or -1 when out of memory.  */
-static int name_by_table(const char *path, const uint64_t *addrs, size_t n, char **names)
+static int name_by_table(const struct gorc_es_elf_file *f, const char *path,
+                         const uint64_t *addrs, size_t n, char **names)
 {
-  struct gorc_es_elf_file f;
+  struct gorc_es_elf_file debug;
   struct gorc_es_table t;
-  if (gorc_es_open_symbols(path, &f, &t) != 0)
+  int in = gorc_es_choose_symbols(f, path, &debug, &t);
+  if (in < 0)
     return 0;
-  const uint8_t *map = gorc_map_file(f.fd, f.size, 0, 0, path);
-  close(f.fd);
-  if (map == MAP_FAILED)
+  const uint8_t *map = in == 0 ? f->image : gorc_map_file(debug.fd, debug.size, 0, 0, path);
+  if (in == 1)
+    close(debug.fd);
+  if (!map || map == MAP_FAILED)
     return 0;                 /* unreadable: no symbol, as the crash handler finds none */
   struct name_pass p = { .strings = (const char *)map + t.str.sh_offset,
                          .strings_len = t.str.sh_size, .addrs = addrs, .n = n };
@@ -672,21 +670,30 @@ out:
   free(p.have_sized);
   free(p.starts);
   free(copy);
-  gorc_unmap_file((void *)map, f.size);
+  if (in == 1)
+    gorc_unmap_file((void *)map, debug.size);
   return rc;
 }
 
 int gorc_symtab_name_each(const char *path, const uint64_t *addrs, size_t n, char **names)
 {
+  struct gorc_es_elf_file f;
   for (size_t i = 0; i < n; i++)
     names[i] = NULL;
-  if (n == 0)
+  if (n == 0 || gorc_es_elf_open(path, &f) != 0)
     return 0;
-  int rc = name_by_table(path, addrs, n, names);
+  /* mapped once for the three passes (NULL where it cannot be: the
+     passes then read with pread, and the table's is refused) */
+  void *map = gorc_map_file(f.fd, f.size, 0, 0, path);
+  f.image = map == MAP_FAILED ? NULL : map;
+  int rc = name_by_table(&f, path, addrs, n, names);
   if (rc == 0)
-    rc = name_plt_stubs(path, addrs, n, names);
+    rc = name_plt_stubs(&f, addrs, n, names);
   if (rc == 0)
-    rc = name_go_functions(path, addrs, n, names);
+    rc = name_go_functions(&f, addrs, n, names);
+  if (f.image)
+    gorc_unmap_file(map, f.size);
+  close(f.fd);
   if (rc != 0)
     for (size_t i = 0; i < n; i++) {
       free(names[i]);
