@@ -375,9 +375,14 @@ static int debug_frame_table(const struct prof_module *m, struct cfi *c)
    glibc's __restore_rt: the same bytes).  The signal handler's entry is
    TOPFRAME for Go, but its caller is that signal frame: crossed, not an
    end.  By name too, for Go 1.16 (no flags): Go 1.19's names, less
-   their ABI suffix (".abi0").  */
+   their ABI suffix (".abi0").  The program's entry and the stub it
+   jumps to (_rt0_amd64_linux, _rt0_amd64) start the process's stack
+   too, below argc: their CFI, a caller's return address at the CFA,
+   took argc for one (a sample in the kernel paging in the entry's
+   code, each exec's first).  */
 static const char *const go_starts[] = {
   "runtime.goexit", "runtime.mstart", "runtime.rt0_go",
+  "_rt0_amd64_linux", "_rt0_amd64", "_rt0_arm64_linux", "_rt0_arm64",
 };
 static const char *const go_switches[] = {
   "runtime.mcall", "runtime.systemstack", "runtime.morestack", "runtime.asmcgocall",
