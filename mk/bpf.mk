@@ -40,5 +40,5 @@ $(PROF_BPF_DEFINED): $(PROF_BPF_MARK)
 clean: clean-bpf
 .PHONY: clean-bpf
 clean-bpf:
-	rm -f $(foreach o,prof-bpf prof-ksym,tools/prof/$(o).bpf.o tools/prof/$(o).bpf.d \
+	rm -f $(PROF_BPF_MARK) $(foreach o,prof-bpf prof-ksym,tools/prof/$(o).bpf.o tools/prof/$(o).bpf.d \
 	  tools/prof/$(o).skel.h tools/prof/$(o).skel.h.tmp)
