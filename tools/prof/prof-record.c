@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <stddef.h>
 #include <linux/perf_event.h>
 #include <poll.h>
@@ -643,6 +644,36 @@ static pid_t start_program(char **cmd, int *go)
   close(pipefd[0]);
   *go = pipefd[1];
   return pid;
+}
+
+/* dl_iterate_phdr's callback: gorc-prof's own executable's code (the
+   first object), at the addresses it has here, into the spans of the
+   started program ARG, from its start.  */
+static int launcher_code(struct dl_phdr_info *info, size_t size, void *arg)
+{
+  struct prof_proc *p = arg;
+  char path[PATH_MAX];
+  (void)size;
+  if (!realpath("/proc/self/exe", path))
+    return 1;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
+      prof_proc_add_span(p, info->dlpi_addr, info->dlpi_addr + ph->p_vaddr,
+                         info->dlpi_addr + ph->p_vaddr + ph->p_memsz, path, NULL, 0);
+  }
+  return 1;
+}
+
+/* The started program is gorc-prof's child until its exec, a copy of
+   gorc-prof.  A sample in that exec after the kernel replaced the
+   mappings has the child's user registers, in gorc-prof's execve: its
+   code is a span of the program's from the start (an exec keeps a
+   process's old spans, for names), so that the frame is named
+   ([exec];execve), not [unknown].  */
+static void name_launcher(struct recorder *r)
+{
+  dl_iterate_phdr(launcher_code, prof_proc_get(r->d, r->child));
 }
 
 /* A started program's first mappings reach the walker before its first
@@ -1373,6 +1404,8 @@ int prof_record(const struct prof_record_opts *o, struct prof_data *d, int *stat
     free(r.rings);
     return 2;
   }
+  if (r.child)
+    name_launcher(&r);
   if (o->unwind != PROF_UNWIND_COPY && choose_walker(&r) != 0) {
     if (r.child) {
       close(go);
