@@ -646,29 +646,31 @@ static pid_t start_program(char **cmd, int *go)
   return pid;
 }
 
-/* dl_iterate_phdr's callback: gorc-prof's own executable's code (the
-   first object), at the addresses it has here, into the spans of the
-   started program ARG, from its start.  */
+/* dl_iterate_phdr's callback: the code of one of gorc-prof's own files
+   (its executable, the first; the libraries of a build not linked
+   static, as a sanitized one), at the addresses it has here, into the
+   spans of the started program ARG, from its start.  */
 static int launcher_code(struct dl_phdr_info *info, size_t size, void *arg)
 {
   struct prof_proc *p = arg;
   char path[PATH_MAX];
   (void)size;
-  if (!realpath("/proc/self/exe", path))
-    return 1;
+  if (!info->dlpi_name[0] ? !realpath("/proc/self/exe", path)
+                          : info->dlpi_name[0] != '/' || !realpath(info->dlpi_name, path))
+    return 0;                 /* (the vdso: no file) */
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
     if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X))
       prof_proc_add_span(p, info->dlpi_addr, info->dlpi_addr + ph->p_vaddr,
                          info->dlpi_addr + ph->p_vaddr + ph->p_memsz, path, NULL, 0);
   }
-  return 1;
+  return 0;
 }
 
 /* The started program is gorc-prof's child until its exec, a copy of
    gorc-prof.  A sample in that exec after the kernel replaced the
    mappings has the child's user registers, in gorc-prof's execve: its
-   code is a span of the program's from the start (an exec keeps a
+   code is spans of the program's from the start (an exec keeps a
    process's old spans, for names), so that the frame is named
    ([exec];execve), not [unknown].  */
 static void name_launcher(struct recorder *r)
